@@ -1,0 +1,123 @@
+# copyperf: the command, libcopyperf (static and shared) and their tests.
+#
+#   make                      build for this machine (or CROSS_COMPILE=powerpc-linux-gnu- ...)
+#   make run                  build, then run the default sweep
+#   make test                 every test suite (installs the Debian packages they need when root)
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# Slow suites have their own targets (see mk/*.mk); `make test` runs them all.
+
+VERSION    := 0.1.0
+CROSS_COMPILE ?=
+CC         := $(if $(filter default,$(origin CC)),$(CROSS_COMPILE)gcc,$(CC))
+AR         := $(if $(filter default,$(origin AR)),$(CROSS_COMPILE)ar,$(AR))
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+
+TARGET     := $(shell $(CC) -dumpmachine 2>/dev/null)
+ifeq ($(TARGET),)
+$(error cannot run the compiler '$(CC)': install it, or set CC / CROSS_COMPILE)
+endif
+# The library's architecture directory, as in musl: its files override lib/generic/ by name.
+ARCH_DIR   := $(strip \
+	$(if $(filter x86_64-%,$(TARGET)),x86_64, \
+	$(if $(filter aarch64-%,$(TARGET)),aarch64, \
+	$(if $(filter powerpc64le-% powerpc64-%,$(TARGET)),powerpc64, \
+	$(if $(filter powerpc-%,$(TARGET)),powerpc,generic)))))
+
+# Native builds go to build/, cross builds to build/<target>/.
+BUILD      ?= $(if $(CROSS_COMPILE),build/$(TARGET),build)
+
+WARNINGS   := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS     ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARNINGS) -Iinclude $(CFLAGS) $(EXTRA_CFLAGS)
+LDFLAGS    ?=
+# Cross builds link the command statically, so it runs under qemu-user or on a board as is.
+STATIC     := $(if $(CROSS_COMPILE),-static,)
+LDLIBS     := -lm
+
+# ---- the library ---------------------------------------------------------------------------
+GENERIC_SRC := $(wildcard lib/generic/*.c)
+ARCH_SRC    := $(if $(filter generic,$(ARCH_DIR)),,$(wildcard lib/$(ARCH_DIR)/*.c lib/$(ARCH_DIR)/*.S))
+ARCH_NAMES  := $(basename $(notdir $(ARCH_SRC)))
+LIB_SRC     := lib/registry.c $(ARCH_SRC) \
+	$(filter-out $(addprefix lib/generic/,$(addsuffix .c,$(ARCH_NAMES))),$(GENERIC_SRC)) \
+	$(LIB_EXTRA_SRC)
+LIB_OBJ     := $(patsubst %,$(BUILD)/%.o,$(basename $(LIB_SRC)))
+LIB_A       := $(BUILD)/libcopyperf.a
+LIB_SO      := $(BUILD)/libcopyperf.so
+
+# ---- the command ---------------------------------------------------------------------------
+CMD_SRC     := $(filter-out src/main.c,$(wildcard src/*.c))
+CMD_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(CMD_SRC))
+MAIN_OBJ    := $(BUILD)/src/main.o
+COPYPERF    := $(BUILD)/copyperf
+
+.PHONY: all run test install clean help
+all: $(COPYPERF) $(LIB_A) $(LIB_SO)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+$(BUILD)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+$(BUILD)/src/%.o: ALL_CFLAGS += -Isrc
+
+$(LIB_A): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIB_SO): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libcopyperf.so $(LDFLAGS) -o $@ $^
+
+$(COPYPERF): $(MAIN_OBJ) $(CMD_OBJ) $(LIB_A)
+	$(CC) $(STATIC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+run: $(COPYPERF)
+	$(COPYPERF)
+
+# ---- install -------------------------------------------------------------------------------
+define PC_FILE
+prefix=$(PREFIX)
+libdir=$${prefix}/lib
+includedir=$${prefix}/include
+
+Name: copyperf
+Description: memory-copy routines measured, explained and beaten
+Version: $(VERSION)
+Libs: -L$${libdir} -lcopyperf
+Cflags: -I$${includedir}
+endef
+export PC_FILE
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(COPYPERF) $(DESTDIR)$(PREFIX)/bin/copyperf
+	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/libcopyperf.a
+	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/libcopyperf.so
+	install -m 644 include/copyperf.h $(DESTDIR)$(PREFIX)/include/copyperf.h
+	printf '%s\n' "$$PC_FILE" > $(DESTDIR)$(PREFIX)/lib/pkgconfig/copyperf.pc
+	$(INSTALL_EXTRA)
+
+clean:
+	rm -rf build
+
+# ---- tests ---------------------------------------------------------------------------------
+# Each mk/*.mk adds its suite to TEST_SUITES and its Debian packages to TEST_PACKAGES.
+TEST_SUITES   :=
+TEST_PACKAGES := python3
+include mk/*.mk
+
+.PHONY: test-deps
+test-deps:
+	@scripts/ensure-packages.sh $(sort $(TEST_PACKAGES))
+
+# The suites run one after the other, so their output stays readable.
+test: test-deps
+	@set -e; for s in $(TEST_SUITES); do echo "==== make $$s"; $(MAKE) --no-print-directory $$s; done
+	@echo "==== all test suites passed: $(TEST_SUITES)"
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,22 @@
+# Unit tests (cmocka) of the command's parts, and the command-line tests.
+TEST_SUITES   += test-unit test-cli
+TEST_PACKAGES += libcmocka-dev
+
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+UNIT_BIN   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+# A copyperf with a deliberately wrong routine registered, to prove verification catches it.
+COPYPERF_BROKEN := $(BUILD)/tests/copyperf-broken
+
+$(BUILD)/tests/%.o: ALL_CFLAGS += -Isrc
+$(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $(CMD_OBJ) $(LIB_A)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+
+$(COPYPERF_BROKEN): $(MAIN_OBJ) $(BUILD)/tests/broken_routine.o $(CMD_OBJ) $(LIB_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: test-unit test-cli
+test-unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do $$t; done
+
+test-cli: $(COPYPERF) $(COPYPERF_BROKEN)
+	@tests/cli/run.sh $(COPYPERF) $(COPYPERF_BROKEN)

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#if defined(__powerpc__) || defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+#include "cache.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+
+/* CPUID.(EAX=7,ECX=0):EBX bit 23; without it, the serialising clflush. */
+static int have_clflushopt(void)
+{
+	static int known = -1;
+	unsigned a, b, c, d;
+
+	if (known < 0)
+		known = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 23));
+	return known;
+}
+
+int cache_flush_supported(void)
+{
+	return 1;
+}
+
+void cache_flush(const void *p, size_t len)
+{
+	unsigned line = cache_line_size();
+	const char *c = (const char *)((uintptr_t)p & ~(uintptr_t)(line - 1));
+	const char *end = (const char *)p + len;
+
+	__asm__ volatile("mfence" ::: "memory");
+	if (have_clflushopt())
+		for (; c < end; c += line)
+			__asm__ volatile("clflushopt %0" : "+m"(*(volatile char *)c));
+	else
+		for (; c < end; c += line)
+			__asm__ volatile("clflush %0" : "+m"(*(volatile char *)c));
+	__asm__ volatile("mfence" ::: "memory");
+}
+
+#elif defined(__aarch64__)
+
+int cache_flush_supported(void)
+{
+	return 1;
+}
+
+void cache_flush(const void *p, size_t len)
+{
+	uint64_t ctr;
+	unsigned line;
+	const char *c, *end = (const char *)p + len;
+
+	__asm__ volatile("mrs %0, ctr_el0" : "=r"(ctr));
+	line = 4u << ((ctr >> 16) & 0xf); /* DminLine: log2 of words in the smallest D line */
+	c = (const char *)((uintptr_t)p & ~(uintptr_t)(line - 1));
+	__asm__ volatile("dsb ish" ::: "memory");
+	for (; c < end; c += line)
+		__asm__ volatile("dc civac, %0" ::"r"(c) : "memory");
+	__asm__ volatile("dsb ish" ::: "memory");
+}
+
+#elif defined(__powerpc__)
+
+int cache_flush_supported(void)
+{
+	return 1;
+}
+
+void cache_flush(const void *p, size_t len)
+{
+	unsigned line = cache_line_size();
+	const char *c = (const char *)((uintptr_t)p & ~(uintptr_t)(line - 1));
+	const char *end = (const char *)p + len;
+
+	__asm__ volatile("sync" ::: "memory");
+	for (; c < end; c += line)
+		__asm__ volatile("dcbf 0,%0" ::"r"(c) : "memory");
+	__asm__ volatile("sync" ::: "memory");
+}
+
+#else
+
+int cache_flush_supported(void)
+{
+	return 0;
+}
+
+void cache_flush(const void *p, size_t len)
+{
+	(void)p;
+	(void)len;
+}
+
+#endif
+
+static int read_sysfs(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static uint64_t parse_sysfs_size(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (*end == 'K')
+		v <<= 10;
+	else if (*end == 'M')
+		v <<= 20;
+	else if (*end == 'G')
+		v <<= 30;
+	return v;
+}
+
+size_t cache_levels(struct cache_level *levels, size_t max)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; n < max && i < 16; i++) {
+		char dir[96], buf[64];
+		struct cache_level *l = &levels[n];
+
+		snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu0/cache/index%u", i);
+		if (read_sysfs(dir, "level", buf, sizeof(buf)))
+			break;
+		memset(l, 0, sizeof(*l));
+		l->level = (unsigned)strtoul(buf, NULL, 10);
+		if (!read_sysfs(dir, "type", buf, sizeof(buf)))
+			snprintf(l->type, sizeof(l->type), "%.15s", buf);
+		if (!read_sysfs(dir, "size", buf, sizeof(buf)))
+			l->size = parse_sysfs_size(buf);
+		if (!read_sysfs(dir, "coherency_line_size", buf, sizeof(buf)))
+			l->line = (unsigned)strtoul(buf, NULL, 10);
+		n++;
+	}
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+	if (n == 0) { /* no sysfs: glibc's own view, where it has one */
+		static const struct {
+			int size, line;
+			unsigned level;
+			const char *type;
+		} q[] = {
+			{ _SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL1_DCACHE_LINESIZE, 1, "Data" },
+			{ _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL2_CACHE_LINESIZE, 2, "Unified" },
+			{ _SC_LEVEL3_CACHE_SIZE, _SC_LEVEL3_CACHE_LINESIZE, 3, "Unified" },
+		};
+		for (size_t i = 0; i < 3 && n < max; i++) {
+			long size = sysconf(q[i].size), line = sysconf(q[i].line);
+
+			if (size <= 0)
+				continue;
+			levels[n].level = q[i].level;
+			snprintf(levels[n].type, sizeof(levels[n].type), "%s", q[i].type);
+			levels[n].size = (uint64_t)size;
+			levels[n].line = line > 0 ? (unsigned)line : 0;
+			n++;
+		}
+	}
+#endif
+	return n;
+}
+
+uint64_t cache_last_level_size(void)
+{
+	struct cache_level l[MAX_CACHE_LEVELS];
+	size_t n = cache_levels(l, MAX_CACHE_LEVELS);
+	uint64_t best = 0;
+	unsigned best_level = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(l[i].type, "Instruction") && l[i].level >= best_level) {
+			best_level = l[i].level;
+			best = l[i].size;
+		}
+	return best;
+}
+
+unsigned cache_line_size(void)
+{
+	static unsigned line;
+
+	if (line)
+		return line;
+#if defined(__powerpc__)
+	line = (unsigned)getauxval(AT_DCACHEBSIZE);
+#endif
+	if (!line) {
+		struct cache_level l[MAX_CACHE_LEVELS];
+		size_t n = cache_levels(l, MAX_CACHE_LEVELS);
+
+		for (size_t i = 0; i < n && !line; i++)
+			if (l[i].level == 1 && strcmp(l[i].type, "Instruction"))
+				line = l[i].line;
+	}
+	if (!line || (line & (line - 1)))
+#if defined(__powerpc__) && !defined(__powerpc64__)
+		line = 32;
+#else
+		line = 64;
+#endif
+	return line;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* Cache control and the cache sizes the process really gets. */
+#ifndef COPYPERF_CACHE_H
+#define COPYPERF_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Non-zero where cache_flush() works on this architecture and CPU. */
+int cache_flush_supported(void);
+
+/* Writes back and invalidates [p, p+len) from every cache level, and waits for it. */
+void cache_flush(const void *p, size_t len);
+
+struct cache_level {
+	unsigned level;  /* 1, 2, 3 ... */
+	char type[16];   /* Data, Instruction, Unified */
+	uint64_t size;   /* bytes */
+	unsigned line;   /* bytes */
+};
+
+#define MAX_CACHE_LEVELS 8
+
+/* Fills levels from sysfs (or sysconf); returns how many were found. */
+size_t cache_levels(struct cache_level *levels, size_t max);
+
+/* The largest data or unified cache in bytes, or 0 if unknown. */
+uint64_t cache_last_level_size(void);
+
+/* The data-cache line size in bytes (64 when unknown). */
+unsigned cache_line_size(void);
+
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* What the numbers were measured on, for every output format. */
+#ifndef COPYPERF_MACHINE_H
+#define COPYPERF_MACHINE_H
+
+#include <stddef.h>
+#include "cache.h"
+
+struct machine_info {
+	char cpu[128];
+	char arch[72];
+	char kernel[160];
+	char libc[64];
+	char compiler[96];
+	char host[72];
+	struct cache_level caches[MAX_CACHE_LEVELS];
+	size_t n_caches;
+};
+
+void machine_read(struct machine_info *m);
+
+#endif

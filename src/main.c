@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/* copyperf: parse, measure, verify, report. */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "copyperf.h"
+#include "cache.h"
+#include "kernel_backend.h"
+#include "machine.h"
+#include "options.h"
+#include "output.h"
+#include "progress.h"
+#include "sweep.h"
+#include "user_backend.h"
+
+#define EXIT_USAGE 2
+
+static void list_routines(FILE *f)
+{
+	for (size_t i = 0; i < copyperf_routine_count(); i++) {
+		const struct copyperf_routine *r = copyperf_routine_at(i);
+
+		fprintf(f, "%-20s %s%s\n", r->name, r->description,
+			copyperf_routine_available(r) ? "" : " (not on this CPU)");
+	}
+}
+
+static int pin_cpu(int cpu, char *err, size_t errlen)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) == 0)
+		return 0;
+	snprintf(err, errlen, "--cpu: cannot run on CPU %d: %s", cpu, strerror(errno));
+	return -1;
+}
+
+/* Checks what the options ask of this machine, before anything is measured. */
+static int check_machine(const struct options *o, char *err, size_t errlen)
+{
+	if (o->cpu >= 0 && pin_cpu(o->cpu, err, errlen))
+		return -1;
+	if (!o->kernel && (o->cache == CACHE_FLUSH || o->cache == CACHE_FLUSH_TIMED) &&
+	    !cache_flush_supported()) {
+		snprintf(err, errlen,
+			 "--cache %s: flushing the cache is not supported on this architecture "
+			 "(use hot or cold)",
+			 cache_mode_name(o->cache));
+		return -1;
+	}
+	return 0;
+}
+
+static int usage_error(const char *msg)
+{
+	fprintf(stderr, "copyperf: %s\n", msg);
+	return EXIT_USAGE;
+}
+
+static int run(const struct options *o)
+{
+	char err[1536];
+	struct backend b;
+	struct machine_info m;
+	struct point_result *results = NULL;
+	size_t n = 0;
+	FILE *out = stdout;
+	int status = 0, opened;
+	struct progress progress;
+
+	if (check_machine(o, err, sizeof(err)))
+		return usage_error(err);
+	if (o->output && !(out = fopen(o->output, "w"))) {
+		snprintf(err, sizeof(err), "--output: cannot write '%s': %s", o->output,
+			 strerror(errno));
+		return usage_error(err);
+	}
+	opened = o->kernel ? kernel_backend_open(&b, o, err, sizeof(err))
+			   : user_backend_open(&b, o, err, sizeof(err));
+	if (opened) {
+		status = usage_error(err);
+		goto out;
+	}
+	machine_read(&m);
+	progress_start(&progress, stderr, !o->quiet);
+	if (sweep_run(o, &b, progress_update, &progress, &results, &n, err, sizeof(err))) {
+		progress_end(&progress);
+		fprintf(stderr, "copyperf: %s\n", err);
+		status = 1;
+		goto out;
+	}
+	progress_end(&progress);
+	struct report report = { o, &m, results, n };
+
+	if (output_write(out, &report)) {
+		fprintf(stderr, "copyperf: writing %s failed: %s\n", o->output ? o->output : "output",
+			strerror(errno));
+		status = 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!results[i].verified) {
+			fprintf(stderr, "copyperf: %s FAILED at chunk %llu: %s\n", results[i].routine,
+				(unsigned long long)results[i].chunk, results[i].error);
+			status = 1;
+		}
+out:
+	sweep_free(results, n);
+	if (o->kernel)
+		kernel_backend_close(&b);
+	else
+		user_backend_close(&b);
+	if (out != stdout)
+		fclose(out);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	char err[512];
+	int status = 0;
+
+	if (options_parse(argc, argv, &o, err, sizeof(err))) {
+		options_free(&o);
+		return usage_error(err);
+	}
+	switch (o.action) {
+	case ACTION_HELP:
+		fputs(options_usage, stdout);
+		break;
+	case ACTION_VERSION:
+		printf("copyperf %s\n", copyperf_version());
+		break;
+	case ACTION_LIST:
+		list_routines(stdout);
+		break;
+	case ACTION_RUN:
+		status = run(&o);
+		break;
+	}
+	options_free(&o);
+	return status;
+}

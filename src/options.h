@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* The command line: what to measure, how, and where to write it. */
+#ifndef COPYPERF_OPTIONS_H
+#define COPYPERF_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum cache_mode {
+	CACHE_FLUSH,       /* flush both buffers at each wrap, timer paused */
+	CACHE_FLUSH_TIMED, /* the seed's method: the flush is timed too */
+	CACHE_HOT,         /* never flush */
+	CACHE_COLD,        /* walk a region far larger than the last-level cache */
+};
+
+enum output_format { FORMAT_TABLE, FORMAT_SEED, FORMAT_CSV, FORMAT_JSON };
+
+enum action { ACTION_RUN, ACTION_HELP, ACTION_VERSION, ACTION_LIST };
+
+struct options {
+	enum action action;
+	char **routines; /* names as given; NULL: every routine available */
+	size_t n_routines;
+	uint64_t *sizes; /* chunk sizes, in the order measured */
+	size_t n_sizes;
+	uint64_t total;  /* bytes copied per (routine, chunk) measurement */
+	uint64_t buffer; /* bytes in each of the two working buffers */
+	enum cache_mode cache;
+	uint64_t align_src, align_dst; /* offsets from a page-aligned base */
+	unsigned repeat;
+	enum output_format format;
+	const char *output; /* NULL: stdout */
+	int cpu;            /* -1: no pinning */
+	bool kernel;        /* measure inside the kernel through /dev/copyperf */
+	bool quiet;         /* no progress line on a terminal */
+};
+
+/*
+ * Parses argv into o (defaults first) and checks the options against each
+ * other.  Returns 0, or -1 with a one-line reason that names the option in err.
+ */
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
+void options_free(struct options *o);
+
+const char *cache_mode_name(enum cache_mode m);
+const char *format_name(enum output_format f);
+
+extern const char options_usage[];
+
+#endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* The output formats: table, seed, csv and json, all from the same results. */
+#ifndef COPYPERF_OUTPUT_H
+#define COPYPERF_OUTPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "copyperf.h"
+#include "machine.h"
+#include "options.h"
+#include "sweep.h"
+
+struct report {
+	const struct options *o;
+	const struct machine_info *m;
+	const struct point_result *results;
+	size_t n;
+};
+
+/* Writes the report in o->format; returns 0, or -1 if writing failed. */
+int output_write(FILE *f, const struct report *r);
+
+void output_table(FILE *f, const struct report *r);
+void output_seed(FILE *f, const struct report *r);
+void output_csv(FILE *f, const struct report *r);
+void output_json(FILE *f, const struct report *r);
+
+/* The 2008 post's line for one point, without the newline. */
+void seed_line(char *buf, size_t len, uint64_t chunk, double seconds, uint64_t total);
+
+/* 1 MB = 2^20 bytes, as in the seed. */
+#define BYTES_PER_MB 1048576.0
+
+/* Bytes per second of a point at a time in seconds. */
+static inline double rate(const struct point_result *p, double seconds)
+{
+	return (double)p->total / seconds;
+}
+
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* The JSON results' columns, one row per point; samples joined by ';'. */
+#include <string.h>
+#include "output.h"
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void output_csv(FILE *f, const struct report *r)
+{
+	fputs("routine,space,chunk,total,repeats,seconds_median,seconds_min,seconds_max,"
+	      "bytes_per_s_median,bytes_per_s_min,bytes_per_s_max,verified,samples,error\n",
+	      f);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct point_result *p = &r->results[i];
+
+		csv_field(f, p->routine);
+		fprintf(f, ",%s,%llu,%llu,%u,", p->space, (unsigned long long)p->chunk,
+			(unsigned long long)p->total, p->repeats);
+		if (!p->verified) {
+			fputs(",,,,,,false,,", f);
+			csv_field(f, p->error);
+			fputc('\n', f);
+			continue;
+		}
+		fprintf(f, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,true,", p->seconds.median, p->seconds.min,
+			p->seconds.max, rate(p, p->seconds.median), rate(p, p->seconds.max),
+			rate(p, p->seconds.min));
+		for (unsigned k = 0; k < p->repeats; k++)
+			fprintf(f, "%s%.9g", k ? ";" : "", p->samples[k]);
+		fputs(",\n", f);
+	}
+}

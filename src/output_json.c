@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/* Machine-readable results, one object per run, for scripts and `copyperf compare`. */
+#include <math.h>
+#include "output.h"
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_number(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.9g", v);
+	else
+		fputs("null", f);
+}
+
+static void json_triple(FILE *f, const char *key, double median, double min, double max)
+{
+	fprintf(f, "\"%s\":{\"median\":", key);
+	json_number(f, median);
+	fputs(",\"min\":", f);
+	json_number(f, min);
+	fputs(",\"max\":", f);
+	json_number(f, max);
+	fputc('}', f);
+}
+
+static void machine(FILE *f, const struct machine_info *m)
+{
+	fputs("\"machine\":{\"cpu\":", f);
+	json_string(f, m->cpu);
+	fputs(",\"arch\":", f);
+	json_string(f, m->arch);
+	fputs(",\"kernel\":", f);
+	json_string(f, m->kernel);
+	fputs(",\"libc\":", f);
+	json_string(f, m->libc);
+	fputs(",\"compiler\":", f);
+	json_string(f, m->compiler);
+	fputs(",\"host\":", f);
+	json_string(f, m->host);
+	fputs(",\"caches\":{", f);
+	for (size_t i = 0; i < m->n_caches; i++) {
+		const struct cache_level *c = &m->caches[i];
+		char name[24];
+
+		snprintf(name, sizeof(name), "L%u%s", c->level,
+			 c->type[0] == 'D' ? "d" : c->type[0] == 'I' ? "i" : "");
+		fprintf(f, "%s\"%s\":{\"size\":%llu,\"line\":%u}", i ? "," : "", name,
+			(unsigned long long)c->size, c->line);
+	}
+	fputs("}}", f);
+}
+
+static void config(FILE *f, const struct options *o)
+{
+	fputs("\"config\":{\"routines\":[", f);
+	for (size_t i = 0; i < o->n_routines; i++) {
+		fputs(i ? "," : "", f);
+		json_string(f, o->routines[i]);
+	}
+	fputs("],\"sizes\":[", f);
+	for (size_t i = 0; i < o->n_sizes; i++)
+		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)o->sizes[i]);
+	fprintf(f, "],\"total\":%llu,\"buffer\":%llu,\"cache\":\"%s\",", (unsigned long long)o->total,
+		(unsigned long long)o->buffer, cache_mode_name(o->cache));
+	fprintf(f, "\"align\":{\"src\":%llu,\"dst\":%llu},\"repeat\":%u,\"format\":\"%s\",",
+		(unsigned long long)o->align_src, (unsigned long long)o->align_dst, o->repeat,
+		format_name(o->format));
+	fputs("\"output\":", f);
+	if (o->output)
+		json_string(f, o->output);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"cpu\":%d,\"kernel\":%s}", o->cpu, o->kernel ? "true" : "false");
+}
+
+static void result(FILE *f, const struct point_result *p)
+{
+	fputs("{\"routine\":", f);
+	json_string(f, p->routine);
+	fprintf(f, ",\"space\":\"%s\",\"chunk\":%llu,\"total\":%llu,\"repeats\":%u,", p->space,
+		(unsigned long long)p->chunk, (unsigned long long)p->total, p->repeats);
+	if (!p->verified) {
+		fputs("\"verified\":false,\"error\":", f);
+		json_string(f, p->error);
+		fputc('}', f);
+		return;
+	}
+	json_triple(f, "seconds", p->seconds.median, p->seconds.min, p->seconds.max);
+	fputc(',', f);
+	json_triple(f, "bytes_per_s", rate(p, p->seconds.median), rate(p, p->seconds.max),
+		    rate(p, p->seconds.min));
+	fputs(",\"samples\":[", f);
+	for (unsigned k = 0; k < p->repeats; k++) {
+		fputs(k ? "," : "", f);
+		json_number(f, p->samples[k]);
+	}
+	fputs("],\"verified\":true}", f);
+}
+
+void output_json(FILE *f, const struct report *r)
+{
+	fprintf(f, "{\"tool\":\"copyperf\",\"version\":\"%s\",", COPYPERF_VERSION);
+	machine(f, r->m);
+	fputc(',', f);
+	config(f, r->o);
+	fputs(",\"results\":[", f);
+	for (size_t i = 0; i < r->n; i++) {
+		fputs(i ? ",\n" : "\n", f);
+		result(f, &r->results[i]);
+	}
+	fputs("\n]}\n", f);
+}

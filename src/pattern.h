@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Position-dependent test data: a copy that lands at the wrong offset, skips
+ * a byte or writes nothing is told apart from a right one.
+ */
+#ifndef COPYPERF_PATTERN_H
+#define COPYPERF_PATTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The byte expected at position i of a source (a multiplicative hash of i). */
+static inline unsigned char pattern_byte(uint64_t i)
+{
+	return (unsigned char)(((i + 1) * 0x9E3779B97F4A7C15ull) >> 56);
+}
+
+/* buf[k] = pattern_byte(first + k), or its complement with invert. */
+void pattern_fill(unsigned char *buf, size_t len, uint64_t first, int invert);
+
+/*
+ * Index of the first k in [0, len) where buf[k] is not the (inverted) pattern
+ * at first + k, or len if there is none.
+ */
+size_t pattern_mismatch(const unsigned char *buf, size_t len, uint64_t first, int invert);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stats.h"
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median_sorted(const double *sorted, size_t n)
+{
+	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+double median_of(const double *samples, size_t n)
+{
+	double stack[64], *sorted = n <= 64 ? stack : malloc(n * sizeof(*sorted));
+	double m;
+
+	if (!sorted)
+		abort();
+	memcpy(sorted, samples, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), compare_doubles);
+	m = median_sorted(sorted, n);
+	if (sorted != stack)
+		free(sorted);
+	return m;
+}
+
+void summarize(const double *samples, size_t n, struct summary *out)
+{
+	double sum = 0, sq = 0;
+
+	out->min = out->max = samples[0];
+	for (size_t i = 0; i < n; i++) {
+		sum += samples[i];
+		if (samples[i] < out->min)
+			out->min = samples[i];
+		if (samples[i] > out->max)
+			out->max = samples[i];
+	}
+	out->mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		sq += (samples[i] - out->mean) * (samples[i] - out->mean);
+	out->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
+	out->median = median_of(samples, n);
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* Summary statistics of repeated measurements. */
+#ifndef COPYPERF_STATS_H
+#define COPYPERF_STATS_H
+
+#include <stddef.h>
+
+struct summary {
+	double median;
+	double min;
+	double max;
+	double mean;
+	double stddev; /* sample standard deviation; 0 for one sample */
+};
+
+/* Summarises n > 0 samples (the array is left untouched). */
+void summarize(const double *samples, size_t n, struct summary *out);
+
+/* The median of n > 0 samples: the middle one, or the mean of the middle two. */
+double median_of(const double *samples, size_t n);
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sweep engine: every (routine, chunk) point measured options.repeat
+ * times, in an interleaved order so that drift on a noisy machine hits every
+ * routine alike.  Where and how one measurement runs is a backend's business.
+ */
+#ifndef COPYPERF_SWEEP_H
+#define COPYPERF_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "options.h"
+#include "stats.h"
+
+enum measure_status {
+	MEASURE_OK = 0,
+	MEASURE_WRONG = 1, /* the copy was wrong: the point is FAILED, with the reason */
+	MEASURE_ERROR = -1, /* the measurement could not be made: the run stops */
+};
+
+struct backend {
+	const char *space; /* "user" or "kernel" */
+	size_t n_routines;
+	const char *const *routine_names;
+	/* Copies o->total bytes in chunks with routine r, timed, then verifies. */
+	enum measure_status (*measure)(struct backend *b, size_t r, uint64_t chunk,
+				       double *seconds, char *why, size_t whylen);
+	void *ctx;
+};
+
+struct point_result {
+	const char *routine;
+	const char *space;
+	uint64_t chunk;
+	uint64_t total; /* bytes copied per measurement: whole chunks only */
+	unsigned repeats;
+	double *samples; /* seconds of each measurement, in the order taken */
+	struct summary seconds;
+	bool verified;
+	char error[200]; /* when !verified: what was wrong */
+};
+
+/* Reports progress: done of total measurements so far. */
+typedef void (*progress_fn)(size_t done, size_t total, void *arg);
+
+/*
+ * Runs the sweep; *out gets n_routines x n_sizes results, routine-major, in
+ * the order the routines and sizes were given.  Returns 0, or -1 with the
+ * reason in why when a measurement could not be made.
+ */
+int sweep_run(const struct options *o, struct backend *b, progress_fn progress, void *arg,
+	      struct point_result **out, size_t *n_out, char *why, size_t whylen);
+
+void sweep_free(struct point_result *results, size_t n);
+
+/* Bytes copied by one measurement: the whole chunks that fit in total. */
+static inline uint64_t point_total(uint64_t total, uint64_t chunk)
+{
+	return total / chunk * chunk;
+}
+
+#endif
