@@ -1,16 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Portable memmove: forward when the destination is below the source, else backward. */
-#include <stdint.h>
+/* Where no architecture directory overrides it, libcopyperf's memmove is the portable one. */
 #include "../internal.h"
+#include "copy_compat.h"
 
 void *copyperf_memmove(void *dst, const void *src, size_t n)
 {
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-
-	if ((uintptr_t)d - (uintptr_t)s >= n) /* no overlap that a forward copy would clobber */
-		return copyperf_memcpy(dst, src, n);
-	while (n--)
-		d[n] = s[n];
-	return dst;
+	return copyperf_generic_memmove(dst, src, n);
 }
