@@ -201,13 +201,15 @@ static enum measure_status user_measure(struct backend *b, size_t r, uint64_t ch
 
 	*seconds = timed_walk(c, routine->fn, start, walk, chunk, count);
 
+	if (verify(c, routine->name, start, touched, why, whylen) != MEASURE_OK)
+		return MEASURE_WRONG;
 	ret = routine->fn(c->dst + start, c->src + start, chunk); /* again, untimed: the result */
 	if (ret != c->dst + start) {
 		snprintf(why, whylen, "%s: returned %p, not the destination %p", routine->name, ret,
 			 (void *)(c->dst + start));
 		return MEASURE_WRONG;
 	}
-	return verify(c, routine->name, start, touched, why, whylen);
+	return MEASURE_OK;
 }
 
 int user_backend_open(struct backend *b, const struct options *o, char *err, size_t errlen)
