@@ -1,0 +1,7 @@
+# make install, checked from the outside: DESTDIR, PREFIX, pkg-config, static and shared.
+TEST_SUITES   += test-install
+TEST_PACKAGES += pkgconf
+
+.PHONY: test-install
+test-install:
+	@INSTALL_CHECK_EXTRA="$(INSTALL_CHECK_EXTRA)" CC="$(CC)" MAKE="$(MAKE)" tests/install/run.sh
