@@ -1,0 +1,21 @@
+# The whole tree builds warning-free with gcc and clang, and the command's tests pass
+# under AddressSanitizer and UndefinedBehaviorSanitizer.
+TEST_SUITES   += test-warnings test-sanitize-cli
+TEST_PACKAGES += clang libclang-rt-14-dev
+
+SAN_BUILD := build/sanitize
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+.PHONY: test-warnings test-sanitize-cli
+test-warnings:
+	@for cc in gcc clang; do \
+		echo "building with $$cc -Werror"; \
+		$(MAKE) --no-print-directory -s CC=$$cc BUILD=build/werror-$$cc EXTRA_CFLAGS=-Werror all \
+			$$(echo $(UNIT_BIN) $(COPYPERF_BROKEN) | sed "s|$(BUILD)/|build/werror-$$cc/|g") || exit 1; \
+	done
+
+test-sanitize-cli:
+	@$(MAKE) --no-print-directory -s BUILD=$(SAN_BUILD) CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" \
+		$(SAN_BUILD)/copyperf $(SAN_BUILD)/tests/copyperf-broken
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		tests/cli/run.sh $(SAN_BUILD)/copyperf $(SAN_BUILD)/tests/copyperf-broken
