@@ -7,10 +7,12 @@
 #include <string.h>
 #include "copyperf.h"
 #include "cache.h"
+#include "compare.h"
 #include "kernel_backend.h"
 #include "machine.h"
 #include "options.h"
 #include "output.h"
+#include "plot.h"
 #include "progress.h"
 #include "sweep.h"
 #include "user_backend.h"
@@ -61,6 +63,20 @@ static int usage_error(const char *msg)
 	return EXIT_USAGE;
 }
 
+static int draw_plot(const struct report *r, char *err, size_t errlen)
+{
+	struct result_set set;
+	int failed;
+
+	if (result_set_from_report(&set, r)) {
+		snprintf(err, errlen, "plot: out of memory");
+		return -1;
+	}
+	failed = plot_write(&set, 1, r->o->plot, err, errlen);
+	result_set_free(&set);
+	return failed;
+}
+
 static int run(const struct options *o)
 {
 	char err[1536];
@@ -73,6 +89,8 @@ static int run(const struct options *o)
 	struct progress progress;
 
 	if (check_machine(o, err, sizeof(err)))
+		return usage_error(err);
+	if (o->plot && plot_check(o->plot, err, sizeof(err)))
 		return usage_error(err);
 	if (o->output && !(out = fopen(o->output, "w"))) {
 		snprintf(err, sizeof(err), "--output: cannot write '%s': %s", o->output,
@@ -101,6 +119,10 @@ static int run(const struct options *o)
 			strerror(errno));
 		status = 1;
 	}
+	if (o->plot && draw_plot(&report, err, sizeof(err))) {
+		fprintf(stderr, "copyperf %s\n", err);
+		status = 1;
+	}
 	for (size_t i = 0; i < n; i++)
 		if (!results[i].verified) {
 			fprintf(stderr, "copyperf: %s FAILED at chunk %llu: %s\n", results[i].routine,
@@ -124,6 +146,11 @@ int main(int argc, char **argv)
 	char err[512];
 	int status = 0;
 
+	/* The subcommands read results files and take their own options. */
+	if (argc > 1 && !strcmp(argv[1], "plot"))
+		return plot_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return compare_main(argc - 1, argv + 1);
 	if (options_parse(argc, argv, &o, err, sizeof(err))) {
 		options_free(&o);
 		return usage_error(err);

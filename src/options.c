@@ -18,6 +18,8 @@
 
 const char options_usage[] =
 	"usage: copyperf [options]\n"
+	"       copyperf plot -o FILE.svg|FILE.png RESULTS.json...\n"
+	"       copyperf compare [--threshold PCT] A.json B.json\n"
 	"Times memory-copy routines the way the 2008 MPC8313 experiment did: a fixed total\n"
 	"copied through two buffers in chunks, for each chunk size and routine.\n"
 	"\n"
@@ -39,6 +41,10 @@ const char options_usage[] =
 	"  -n, --repeat N        measurements per point (default 5): median, min and max reported\n"
 	"  -f, --format FMT      table (default) | seed (the 2008 post's lines) | csv | json\n"
 	"  -o, --output FILE     write the results there instead of to standard output\n"
+	"      --plot FILE       also draw throughput against chunk size into FILE (.svg or .png,\n"
+	"                        needs gnuplot)\n"
+	"      --counters        hardware counters per point (cycles, instructions, L1D read and\n"
+	"                        LLC misses): cycles per byte and bytes per cycle next to MB/s\n"
 	"      --cpu N           pin the process to CPU N\n"
 	"      --kernel          measure the kernel's routines through /dev/copyperf\n"
 	"  -q, --quiet           no progress line on standard error\n"
@@ -46,9 +52,10 @@ const char options_usage[] =
 	"      --version         the version\n"
 	"\n"
 	"Every copy is verified after it is timed; a routine that copies wrongly is reported\n"
-	"as FAILED with the first wrong offset, and copyperf exits 1.  Bad options exit 2.\n";
+	"as FAILED with the first wrong offset, and copyperf exits 1.  Bad options exit 2.\n"
+	"`copyperf plot --help` and `copyperf compare --help` describe the subcommands.\n";
 
-enum { OPT_LIST = 256, OPT_CPU, OPT_VERSION, OPT_KERNEL, OPT_QUIET };
+enum { OPT_LIST = 256, OPT_CPU, OPT_VERSION, OPT_KERNEL, OPT_QUIET, OPT_PLOT, OPT_COUNTERS };
 
 static const struct option long_options[] = {
 	{ "routines", required_argument, NULL, 'r' },
@@ -64,6 +71,8 @@ static const struct option long_options[] = {
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "kernel", no_argument, NULL, OPT_KERNEL },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "counters", no_argument, NULL, OPT_COUNTERS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -269,6 +278,14 @@ static int parse_option(int c, const char *arg, struct options *o, char *err, si
 		return 0;
 	case 'q':
 		o->quiet = true;
+		return 0;
+	case OPT_PLOT:
+		if (*arg == '\0')
+			return fail(err, errlen, "--plot: empty file name");
+		o->plot = arg;
+		return 0;
+	case OPT_COUNTERS:
+		o->counters = true;
 		return 0;
 	case OPT_LIST:
 		o->action = ACTION_LIST;

@@ -34,6 +34,8 @@ struct options {
 	int cpu;            /* -1: no pinning */
 	bool kernel;        /* measure inside the kernel through /dev/copyperf */
 	bool quiet;         /* no progress line on a terminal */
+	const char *plot;   /* NULL: no plot; else an .svg or .png file to draw */
+	bool counters;      /* hardware counters per point, where the machine has them */
 };
 
 /*

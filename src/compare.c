@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT */
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare.h"
+#include "mann_whitney.h"
+#include "output.h"
+#include "results_file.h"
+#include "stats.h"
+
+#define EXIT_USAGE 2
+
+static const char compare_usage[] =
+	"usage: copyperf compare [--threshold PCT] A.json B.json\n"
+	"For every (routine, space, chunk) in both results files: the median speeds, B/A,\n"
+	"and a two-sided Mann-Whitney U test of the repeats; then the geometric mean of\n"
+	"B/A per routine.  With --threshold PCT, exits 1 when any B/A is significantly\n"
+	"below 1 - PCT/100 (B slower than A by more than PCT percent).\n";
+
+double geometric_mean(const double *v, size_t n)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += log(v[i]);
+	return exp(sum / (double)n);
+}
+
+/* The per-routine ratios, kept in the order the routines first appear. */
+struct routine_ratios {
+	const char *routine, *space;
+	double *ratios;
+	size_t n;
+};
+
+static struct routine_ratios *ratios_for(struct routine_ratios *g, size_t *ng,
+					 const struct result_row *row, size_t cap)
+{
+	for (size_t i = 0; i < *ng; i++)
+		if (!strcmp(g[i].routine, row->routine) && !strcmp(g[i].space, row->space))
+			return &g[i];
+	g[*ng] = (struct routine_ratios){ row->routine, row->space, calloc(cap, sizeof(double)), 0 };
+	if (!g[*ng].ratios)
+		abort();
+	return &g[(*ng)++];
+}
+
+static const struct result_row *find_row(const struct result_set *s, const struct result_row *key)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct result_row *r = &s->rows[i];
+
+		if (r->chunk == key->chunk && !strcmp(r->routine, key->routine) &&
+		    !strcmp(r->space, key->space))
+			return r;
+	}
+	return NULL;
+}
+
+static void describe(const char *name, const struct result_set *s)
+{
+	printf("%s: %s: %s, %s, cache %s, %llu bytes per point, %u repeats\n", name, s->source,
+	       s->cpu, s->kernel, s->cache, (unsigned long long)s->total, s->repeat);
+}
+
+struct verdict {
+	double speed_a, speed_b, ratio;
+	struct mann_whitney test;
+	bool significant;
+};
+
+static void judge(const struct result_row *a, const struct result_row *b, struct verdict *v)
+{
+	double *sa = calloc(a->n_samples + b->n_samples, sizeof(double)), *sb = sa + a->n_samples;
+
+	if (!sa)
+		abort();
+	row_speeds(a, sa);
+	row_speeds(b, sb);
+	v->speed_a = median_of(sa, a->n_samples);
+	v->speed_b = median_of(sb, b->n_samples);
+	v->ratio = v->speed_b / v->speed_a;
+	mann_whitney(sb, b->n_samples, sa, a->n_samples, &v->test);
+	v->significant = v->test.p < COMPARE_ALPHA;
+	free(sa);
+}
+
+/* Prints the comparison; returns how many points regressed past the threshold. */
+static size_t compare_sets(const struct result_set *a, const struct result_set *b,
+			   double threshold)
+{
+	struct routine_ratios *groups = calloc(a->n + 1, sizeof(*groups));
+	size_t n_groups = 0, regressions = 0, only_a = 0, skipped = 0, approx = 0, compared = 0;
+	double floor = 1 - threshold / 100;
+
+	if (!groups)
+		abort();
+	describe("A", a);
+	describe("B", b);
+	printf("speed: median of each point's repeats, MB/s = 2^20 bytes/s; B/A below 1: B is slower\n"
+	       "test: Mann-Whitney U, two-sided, on the repeats' speeds; '*' where p < %.2f\n\n",
+	       COMPARE_ALPHA);
+	printf("%-18s %-6s %9s %12s %12s %7s %8s\n", "routine", "space", "chunk [B]", "A MB/s",
+	       "B MB/s", "B/A", "p");
+	for (size_t i = 0; i < a->n; i++) {
+		const struct result_row *ra = &a->rows[i], *rb = find_row(b, ra);
+		struct verdict v;
+
+		if (!rb) {
+			only_a++;
+			continue;
+		}
+		if (!ra->verified || !rb->verified) {
+			printf("%-18s %-6s %9llu  not compared: FAILED in %s\n", ra->routine, ra->space,
+			       (unsigned long long)ra->chunk, ra->verified ? "B" : "A");
+			skipped++;
+			continue;
+		}
+		judge(ra, rb, &v);
+		approx += !v.test.exact;
+		compared++;
+		printf("%-18s %-6s %9llu %12.1f %12.1f %7.3f %8.4f%s\n", ra->routine, ra->space,
+		       (unsigned long long)ra->chunk, v.speed_a / BYTES_PER_MB,
+		       v.speed_b / BYTES_PER_MB, v.ratio, v.test.p, v.significant ? " *" : "");
+		struct routine_ratios *g = ratios_for(groups, &n_groups, ra, a->n);
+
+		g->ratios[g->n++] = v.ratio;
+		if (threshold > 0 && v.significant && v.ratio < floor)
+			regressions++;
+	}
+	printf("\np-values: exact for %zu points; normal approximation with tie correction for %zu "
+	       "(ties, or more than %d samples)\n",
+	       compared - approx, approx, MANN_WHITNEY_EXACT_MAX);
+	if (only_a || b->n > a->n - only_a)
+		printf("points only in A: %zu, only in B: %zu (not compared)\n", only_a,
+		       b->n - (a->n - only_a));
+	if (skipped)
+		printf("points FAILED in A or B: %zu (not compared)\n", skipped);
+	printf("\ngeometric mean of B/A per routine:\n");
+	for (size_t i = 0; i < n_groups; i++) {
+		printf("%-18s %-6s %7.3f  over %zu chunk sizes\n", groups[i].routine,
+		       groups[i].space, geometric_mean(groups[i].ratios, groups[i].n),
+		       groups[i].n);
+		free(groups[i].ratios);
+	}
+	if (!n_groups)
+		printf("(no point measured in both)\n");
+	free(groups);
+	if (threshold > 0)
+		printf("\nthreshold %g%%: %zu point%s significantly below B/A = %.3f\n", threshold,
+		       regressions, regressions == 1 ? "" : "s", floor);
+	return regressions;
+}
+
+static int parse_threshold(const char *arg, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (*arg == '\0' || *end != '\0' || !(v > 0 && v < 100)) {
+		fprintf(stderr, "copyperf compare: --threshold: '%s' is not a percentage between 0 "
+				"and 100\n",
+			arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int compare_main(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "threshold", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct result_set a, b;
+	double threshold = 0;
+	char why[512];
+	int c, status;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:h", longs, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(compare_usage, stdout);
+			return 0;
+		}
+		if (c == 't' && parse_threshold(optarg, &threshold) == 0)
+			continue;
+		if (c != 't')
+			fprintf(stderr, "copyperf compare: %s '%s' (see --help)\n",
+				c == ':' ? "option needs a value:" : "unknown option",
+				argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "copyperf compare: needs two results files, A.json B.json (got %d)\n",
+			argc - optind);
+		return EXIT_USAGE;
+	}
+	if (result_set_read(&a, argv[optind], why, sizeof(why))) {
+		fprintf(stderr, "copyperf compare: %s\n", why);
+		result_set_free(&a);
+		return EXIT_USAGE;
+	}
+	if (result_set_read(&b, argv[optind + 1], why, sizeof(why))) {
+		fprintf(stderr, "copyperf compare: %s\n", why);
+		result_set_free(&a);
+		result_set_free(&b);
+		return EXIT_USAGE;
+	}
+	status = compare_sets(&a, &b, threshold) ? 1 : 0;
+	result_set_free(&a);
+	result_set_free(&b);
+	return status;
+}

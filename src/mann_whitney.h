@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Mann-Whitney U rank test (two-sided), as benchstat uses it: does one
+ * set of repeats tend to be larger than the other?  It assumes no
+ * distribution, which suits timings with their long right tails.
+ */
+#ifndef COPYPERF_MANN_WHITNEY_H
+#define COPYPERF_MANN_WHITNEY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Up to this many samples in all, without ties, the p-value is exact. */
+#define MANN_WHITNEY_EXACT_MAX 50
+
+struct mann_whitney {
+	double u;   /* U of a: pairs (a_i, b_j) with a_i > b_j, ties counted as 1/2 */
+	double p;   /* two-sided p-value */
+	bool exact; /* false: normal approximation with tie and continuity corrections */
+};
+
+/* Tests na > 0 samples a against nb > 0 samples b. */
+void mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct mann_whitney *out);
+
+#endif

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "output.h"
+#include "plot.h"
+#include "sizes.h"
+#include "stats.h"
+
+#define EXIT_USAGE 2
+
+static const char plot_usage[] =
+	"usage: copyperf plot -o FILE.svg|FILE.png RESULTS.json...\n"
+	"Draws throughput (median MB/s, min-max bars over the repeats) against chunk size,\n"
+	"one line per routine, space and results file, with gnuplot.\n";
+
+static const char *terminal_for(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	if (dot && !strcmp(dot, ".svg"))
+		return "svg size 1000,620 dynamic background rgb 'white' font 'sans,12'";
+	if (dot && !strcmp(dot, ".png"))
+		return "pngcairo size 1000,620 background rgb 'white' font 'sans,10'";
+	return NULL;
+}
+
+/* gnuplot's absolute path from $PATH, or NULL. */
+static char *find_gnuplot(void)
+{
+	const char *path = getenv("PATH");
+	char *copy = strdup(path ? path : "/usr/bin:/bin"), *cursor = copy, *dir;
+
+	while (copy && (dir = strsep(&cursor, ":")) != NULL) {
+		char *full = malloc(strlen(dir) + sizeof("/gnuplot") + 1);
+
+		if (!full)
+			break;
+		sprintf(full, "%s/gnuplot", *dir ? dir : ".");
+		if (access(full, X_OK) == 0) {
+			free(copy);
+			return full;
+		}
+		free(full);
+	}
+	free(copy);
+	return NULL;
+}
+
+int plot_check(const char *path, char *why, size_t whylen)
+{
+	char *gnuplot;
+
+	if (!terminal_for(path)) {
+		snprintf(why, whylen, "plot: '%s' must end in .svg or .png", path);
+		return -1;
+	}
+	if (!(gnuplot = find_gnuplot())) {
+		snprintf(why, whylen,
+			 "plot: gnuplot is not installed (on Debian: apt-get install gnuplot-nox)");
+		return -1;
+	}
+	free(gnuplot);
+	return 0;
+}
+
+/* A gnuplot single-quoted string: a quote inside is written twice. */
+static void quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+	fputc('\'', f);
+}
+
+static int by_chunk(const void *x, const void *y)
+{
+	const struct result_row *a = *(const struct result_row *const *)x;
+	const struct result_row *b = *(const struct result_row *const *)y;
+
+	return (a->chunk > b->chunk) - (a->chunk < b->chunk);
+}
+
+static void title(FILE *f, const struct result_set *s)
+{
+	char total[32], buffer[32], line[512];
+
+	format_size(s->total, total, sizeof(total));
+	format_size(s->buffer, buffer, sizeof(buffer));
+	snprintf(line, sizeof(line),
+		 "copyperf: %s, %s\\ncache %s, %s per point, two %s buffers, align %llu:%llu, "
+		 "%u repeats",
+		 s->cpu, s->kernel, s->cache, total, buffer, (unsigned long long)s->align_src,
+		 (unsigned long long)s->align_dst, s->repeat);
+	/* a double-quoted string, so the \n breaks the line */
+	fputs("set title \"", f);
+	for (const char *c = line; *c; c++)
+		fprintf(f, *c == '"' ? "\\%c" : "%c", *c);
+	fputs("\"\n", f);
+}
+
+/* Tick labels at every chunk size measured: 8 B ... 64 KiB. */
+static void xtics(FILE *f, const struct result_set *sets, size_t n_sets)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (size_t s = 0; s < n_sets; s++)
+		for (size_t i = 0; i < sets[s].n; i++) {
+			uint64_t c = sets[s].rows[i].chunk;
+
+			lo = c < lo ? c : lo;
+			hi = c > hi ? c : hi;
+		}
+	if (hi == 0)
+		return;
+	fprintf(f, "set xrange [%g:%g]\nset xtics (", (double)lo / 1.3, (double)hi * 1.3);
+	for (uint64_t c = lo, first = 1; c <= hi && c; c *= 2, first = 0) {
+		char label[32];
+
+		format_size(c, label, sizeof(label));
+		fprintf(f, "%s'%s' %llu", first ? "" : ", ", label, (unsigned long long)c);
+	}
+	fputs(")\n", f);
+}
+
+/* The rows of one (routine, space) of a set, in chunk order. */
+static size_t series(const struct result_set *s, size_t first, const struct result_row **out)
+{
+	const struct result_row *key = &s->rows[first];
+	size_t n = 0;
+
+	for (size_t i = first; i < s->n; i++) {
+		const struct result_row *r = &s->rows[i];
+
+		if (r->verified && !strcmp(r->routine, key->routine) && !strcmp(r->space, key->space))
+			out[n++] = r;
+	}
+	qsort(out, n, sizeof(*out), by_chunk);
+	return n;
+}
+
+/* True when an earlier row of the set has the same routine and space. */
+static int seen_before(const struct result_set *s, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(s->rows[k].routine, s->rows[i].routine) &&
+		    !strcmp(s->rows[k].space, s->rows[i].space))
+			return 1;
+	return 0;
+}
+
+/* The datablock of one line: chunk, median, min and max MB/s. */
+static void datablock(FILE *f, size_t block, const struct result_row **rows, size_t n)
+{
+	fprintf(f, "$line%zu << EOD\n", block);
+	for (size_t k = 0; k < n; k++) {
+		double *v = calloc(rows[k]->n_samples, sizeof(*v));
+		struct summary sum;
+
+		if (!v)
+			abort();
+		row_speeds(rows[k], v);
+		summarize(v, rows[k]->n_samples, &sum);
+		fprintf(f, "%llu %.6g %.6g %.6g\n", (unsigned long long)rows[k]->chunk,
+			sum.median / BYTES_PER_MB, sum.min / BYTES_PER_MB, sum.max / BYTES_PER_MB);
+		free(v);
+	}
+	fputs("EOD\n", f);
+}
+
+/* The datablocks go to f at once, the plot command's clauses to plot; returns the lines. */
+static size_t lines(FILE *f, FILE *plot, const struct result_set *sets, size_t n_sets)
+{
+	size_t block = 0;
+
+	for (size_t s = 0; s < n_sets; s++) {
+		const struct result_row **rows = calloc(sets[s].n + 1, sizeof(*rows));
+
+		if (!rows)
+			abort();
+		for (size_t i = 0; i < sets[s].n; i++) {
+			const struct result_row *r = &sets[s].rows[i];
+			char label[512];
+			size_t n;
+
+			if (seen_before(&sets[s], i) || !(n = series(&sets[s], i, rows)))
+				continue;
+			datablock(f, block, rows, n);
+			if (n_sets > 1)
+				snprintf(label, sizeof(label), "%s (%s, %s)", r->routine, r->space,
+					 sets[s].source);
+			else
+				snprintf(label, sizeof(label), "%s (%s)", r->routine, r->space);
+			fprintf(plot, "%s$line%zu using 1:2:3:4 with yerrorlines lw 1.5 pt 7 ps 0.6 title ",
+				block ? ", \\\n     " : "plot ", block);
+			quoted(plot, label);
+			block++;
+		}
+		free(rows);
+	}
+	return block;
+}
+
+static void script(FILE *f, const struct result_set *sets, size_t n_sets, const char *path)
+{
+	char *command = NULL;
+	size_t len = 0, n;
+	FILE *plot;
+
+	fprintf(f, "set terminal %s\nset termoption noenhanced\nset output ", terminal_for(path));
+	quoted(f, path);
+	fputc('\n', f);
+	title(f, &sets[0]);
+	fputs("set logscale x 2\nset xlabel 'chunk size'\n"
+	      "set ylabel 'throughput [MB/s, 2^20 B/s]: median, min-max bars'\n"
+	      "set yrange [0:*]\nset grid\nset key outside right top vertical\n"
+	      "set bars small\n",
+	      f);
+	xtics(f, sets, n_sets);
+	plot = open_memstream(&command, &len);
+	if (!plot)
+		abort();
+	n = lines(f, plot, sets, n_sets);
+	fclose(plot);
+	if (n)
+		fprintf(f, "%s\n", command);
+	free(command);
+	fputs("set output\n", f);
+}
+
+/* Feeds the script to gnuplot on a pipe: no temporary files, no shell. */
+int plot_write(const struct result_set *sets, size_t n_sets, const char *path, char *why,
+	       size_t whylen)
+{
+	char *gnuplot;
+	int fds[2], status;
+	pid_t pid;
+	FILE *f;
+
+	if (plot_check(path, why, whylen))
+		return -1;
+	gnuplot = find_gnuplot();
+	if (!gnuplot || pipe(fds)) {
+		free(gnuplot);
+		snprintf(why, whylen, "plot: cannot start gnuplot: %s", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[0], 0);
+		close(fds[0]);
+		close(fds[1]);
+		execl(gnuplot, "gnuplot", (char *)NULL);
+		_exit(127);
+	}
+	free(gnuplot);
+	close(fds[0]);
+	if (pid < 0 || !(f = fdopen(fds[1], "w"))) {
+		snprintf(why, whylen, "plot: cannot start gnuplot: %s", strerror(errno));
+		if (pid < 0)
+			close(fds[1]);
+		return -1;
+	}
+	script(f, sets, n_sets, path);
+	fclose(f);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(why, whylen, "plot: gnuplot failed writing '%s' (its messages are above)",
+			 path);
+		return -1;
+	}
+	return 0;
+}
+
+int plot_main(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL;
+	struct result_set *sets;
+	char why[512];
+	int c, n, status = 0;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", longs, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(plot_usage, stdout);
+			return 0;
+		}
+		if (c == 'o') {
+			out = optarg;
+			continue;
+		}
+		fprintf(stderr, "copyperf plot: %s '%s' (see --help)\n",
+			c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	n = argc - optind;
+	if (!out || n < 1) {
+		fprintf(stderr, "copyperf plot: %s (usage: copyperf plot -o FILE.svg RESULTS.json...)\n",
+			out ? "no results file given" : "no -o FILE.svg|FILE.png given");
+		return EXIT_USAGE;
+	}
+	if (plot_check(out, why, sizeof(why))) {
+		fprintf(stderr, "copyperf %s\n", why);
+		return EXIT_USAGE;
+	}
+	sets = calloc((size_t)n, sizeof(*sets));
+	if (!sets)
+		abort();
+	for (int i = 0; i < n && !status; i++)
+		if (result_set_read(&sets[i], argv[optind + i], why, sizeof(why))) {
+			fprintf(stderr, "copyperf plot: %s\n", why);
+			status = EXIT_USAGE;
+		}
+	if (!status && plot_write(sets, (size_t)n, out, why, sizeof(why))) {
+		fprintf(stderr, "copyperf %s\n", why);
+		status = 1;
+	}
+	for (int i = 0; i < n; i++)
+		result_set_free(&sets[i]);
+	free(sets);
+	return status;
+}

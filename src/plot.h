@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Throughput against chunk size, drawn by gnuplot into an SVG or PNG file:
+ * `copyperf plot RESULTS.json... -o FILE` and `copyperf --plot FILE`.
+ */
+#ifndef COPYPERF_PLOT_H
+#define COPYPERF_PLOT_H
+
+#include <stddef.h>
+#include "results_file.h"
+
+/*
+ * Checks that path names an .svg or .png file and that gnuplot is installed,
+ * before anything is measured.  Returns 0, or -1 with a one-line reason.
+ */
+int plot_check(const char *path, char *why, size_t whylen);
+
+/* Draws one line per (routine, space, set).  Returns 0, or -1 with the reason. */
+int plot_write(const struct result_set *sets, size_t n_sets, const char *path, char *why,
+	       size_t whylen);
+
+/* argv[0] is "plot".  Returns the exit status: 0, 1 (gnuplot failed) or 2 (bad input). */
+int plot_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "json_read.h"
+#include "output.h"
+#include "results_file.h"
+
+/* Results files are a few hundred KiB; anything far larger is not one. */
+#define MAX_FILE (256u << 20)
+
+static char *slurp(const char *path, size_t *len, char *why, size_t whylen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f) {
+		snprintf(why, whylen, "cannot read '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (n == cap) {
+			char *b = cap < MAX_FILE ? realloc(buf, cap = cap ? 2 * cap : 65536) : NULL;
+
+			if (!b) {
+				snprintf(why, whylen, "'%s' is too large for a results file", path);
+				break;
+			}
+			buf = b;
+		}
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap) {
+			if (ferror(f)) {
+				snprintf(why, whylen, "cannot read '%s': %s", path, strerror(errno));
+				break;
+			}
+			fclose(f);
+			*len = n;
+			return buf;
+		}
+	}
+	free(buf);
+	fclose(f);
+	return NULL;
+}
+
+static uint64_t u64_or(const struct json *obj, const char *key, uint64_t dflt)
+{
+	const struct json *v = json_get_type(obj, key, JSON_NUMBER);
+
+	return v && v->number >= 0 ? (uint64_t)v->number : dflt;
+}
+
+static const char *string_or(const struct json *obj, const char *key, const char *dflt)
+{
+	const struct json *v = json_get_type(obj, key, JSON_STRING);
+
+	return v ? v->string : dflt;
+}
+
+static void read_header(struct result_set *s, const struct json *doc)
+{
+	const struct json *m = json_get_type(doc, "machine", JSON_OBJECT);
+	const struct json *c = json_get_type(doc, "config", JSON_OBJECT);
+	const struct json *align = json_get_type(c, "align", JSON_OBJECT);
+
+	s->cpu = string_or(m, "cpu", "unknown CPU");
+	s->kernel = string_or(m, "kernel", "unknown kernel");
+	s->cache = string_or(c, "cache", "?");
+	s->total = u64_or(c, "total", 0);
+	s->buffer = u64_or(c, "buffer", 0);
+	s->align_src = u64_or(align, "src", 0);
+	s->align_dst = u64_or(align, "dst", 0);
+	s->repeat = (unsigned)u64_or(c, "repeat", 0);
+}
+
+/* One element of "results"; a verified one must carry its samples. */
+static int read_row(struct result_row *row, const struct json *e, double **store, size_t i,
+		    char *why, size_t whylen)
+{
+	const struct json *samples = json_get_type(e, "samples", JSON_ARRAY);
+	const struct json *verified = json_get(e, "verified");
+
+	row->routine = string_or(e, "routine", NULL);
+	row->space = string_or(e, "space", "user");
+	row->chunk = u64_or(e, "chunk", 0);
+	row->total = u64_or(e, "total", 0);
+	row->verified = verified && verified->type == JSON_TRUE;
+	if (!row->routine || !row->chunk || !row->total) {
+		snprintf(why, whylen, "result %zu lacks \"routine\", \"chunk\" or \"total\"", i + 1);
+		return -1;
+	}
+	if (!row->verified)
+		return 0;
+	if (!samples || samples->n == 0) {
+		snprintf(why, whylen, "result %zu (%s, chunk %llu) has no \"samples\"", i + 1,
+			 row->routine, (unsigned long long)row->chunk);
+		return -1;
+	}
+	row->samples = *store;
+	row->n_samples = samples->n;
+	for (size_t k = 0; k < samples->n; k++) {
+		if (samples->items[k].type != JSON_NUMBER || !(samples->items[k].number > 0)) {
+			snprintf(why, whylen, "result %zu (%s, chunk %llu): sample %zu is not a time > 0",
+				 i + 1, row->routine, (unsigned long long)row->chunk, k + 1);
+			return -1;
+		}
+		*(*store)++ = samples->items[k].number;
+	}
+	return 0;
+}
+
+static int read_rows(struct result_set *s, const struct json *results, char *why, size_t whylen)
+{
+	size_t n_samples = 0;
+	double *store;
+
+	for (size_t i = 0; i < results->n; i++) {
+		const struct json *a = json_get_type(&results->items[i], "samples", JSON_ARRAY);
+
+		n_samples += a ? a->n : 0;
+	}
+	s->rows = calloc(results->n + 1, sizeof(*s->rows));
+	s->sample_store = store = calloc(n_samples + 1, sizeof(double));
+	if (!s->rows || !store) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < results->n; i++)
+		if (read_row(&s->rows[i], &results->items[i], &store, i, why, whylen))
+			return -1;
+	s->n = results->n;
+	return 0;
+}
+
+int result_set_read(struct result_set *s, const char *path, char *why, size_t whylen)
+{
+	char reason[200];
+	size_t len;
+	char *text;
+	const struct json *results;
+
+	memset(s, 0, sizeof(*s));
+	s->source = path;
+	if (!(text = slurp(path, &len, why, whylen)))
+		return -1;
+	s->doc = json_parse(text, len, reason, sizeof(reason));
+	free(text);
+	if (!s->doc) {
+		snprintf(why, whylen, "'%s' is not valid JSON: %s", path, reason);
+		return -1;
+	}
+	results = json_get_type(s->doc, "results", JSON_ARRAY);
+	if (strcmp(string_or(s->doc, "tool", ""), "copyperf") || !results) {
+		snprintf(why, whylen,
+			 "'%s' is not copyperf results (no \"tool\":\"copyperf\" with \"results\"; "
+			 "make them with -f json)",
+			 path);
+		return -1;
+	}
+	read_header(s, s->doc);
+	if (read_rows(s, results, reason, sizeof(reason))) {
+		snprintf(why, whylen, "'%s': %s", path, reason);
+		return -1;
+	}
+	return 0;
+}
+
+int result_set_from_report(struct result_set *s, const struct report *r)
+{
+	const struct options *o = r->o;
+
+	memset(s, 0, sizeof(*s));
+	s->source = "this run";
+	s->cpu = r->m->cpu;
+	s->kernel = r->m->kernel;
+	s->cache = cache_mode_name(o->cache);
+	s->total = o->total;
+	s->buffer = o->buffer;
+	s->align_src = o->align_src;
+	s->align_dst = o->align_dst;
+	s->repeat = o->repeat;
+	s->rows = calloc(r->n + 1, sizeof(*s->rows));
+	if (!s->rows)
+		return -1;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct point_result *p = &r->results[i];
+
+		s->rows[i] = (struct result_row){ p->routine, p->space, p->chunk, p->total,
+						  p->repeats, p->samples, p->verified };
+	}
+	s->n = r->n;
+	return 0;
+}
+
+void result_set_free(struct result_set *s)
+{
+	json_free(s->doc);
+	free(s->rows);
+	free(s->sample_store);
+	memset(s, 0, sizeof(*s));
+}
+
+void row_speeds(const struct result_row *row, double *out)
+{
+	for (size_t k = 0; k < row->n_samples; k++)
+		out[k] = (double)row->total / row->samples[k];
+}
