@@ -22,6 +22,13 @@ extern "C" {
 void *copyperf_memcpy(void *restrict dst, const void *restrict src, size_t n);
 void *copyperf_memmove(void *dst, const void *src, size_t n);
 
+/*
+ * One line: the variant copyperf_memcpy/copyperf_memmove use in this process
+ * and the thresholds in force (set by COPYPERF_ISA, COPYPERF_REP_MOVSB_MIN,
+ * COPYPERF_REP_MOVSB_MAX and COPYPERF_NT_THRESHOLD, read once at load time).
+ */
+const char *copyperf_describe(void);
+
 /* Every routine has memcpy's signature and returns dst. */
 typedef void *(*copyperf_copy_fn)(void *dst, const void *src, size_t n);
 
