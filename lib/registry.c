@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include "internal.h"
+#include "generic/copy_compat.h"
 
 static const struct copyperf_routine builtin_routines[] = {
 	{ "memcpy", "the C library's memcpy", memcpy, NULL, 0 },
@@ -17,6 +18,10 @@ static const struct copyperf_routine builtin_routines[] = {
 static const struct copyperf_routine library_routines[] = {
 	{ "copyperf_memcpy", "libcopyperf's memcpy", copyperf_memcpy, NULL, 0 },
 	{ "copyperf_memmove", "libcopyperf's memmove", copyperf_memmove, NULL, COPYPERF_OVERLAP_OK },
+	{ "copyperf_generic_memcpy", "libcopyperf's portable C memcpy (also in the kernel module)",
+	  copyperf_generic_memcpy, NULL, 0 },
+	{ "copyperf_generic_memmove", "libcopyperf's portable C memmove", copyperf_generic_memmove,
+	  NULL, COPYPERF_OVERLAP_OK },
 };
 
 #define N_BUILTIN (sizeof(builtin_routines) / sizeof(builtin_routines[0]))

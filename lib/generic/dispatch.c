@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+/* Where no architecture directory chooses a variant, there is one: the portable C copy. */
+#include "../internal.h"
+
+const char *copyperf_describe(void)
+{
+	return "portable C variant (lib/generic): no thresholds";
+}

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The thresholds, as data: derived from the caches this process really gets
+ * (sysfs for the CPU it runs on, else sysconf), then overridden by the
+ * environment.  Runs inside the first memcpy of a process (maybe under
+ * LD_PRELOAD), so it uses no stdio and no allocation: nothing that copies.
+ */
+#include <fcntl.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "x86_copy.h"
+
+/* The rules the defaults follow (see BENCHMARKS.md for the measurements behind them). */
+#define RULE_REP_MOVSB_MIN(r) ((r)->l1d ? (r)->l1d / 4 : 8192)
+#define RULE_REP_MOVSB_MAX(r) ((r)->l2 ? (r)->l2 : 1024 * 1024)
+#define RULE_NT_THRESHOLD(r) ((r)->llc_share ? (r)->llc_share : 32 * 1024 * 1024)
+
+/* Reads a small sysfs file into buf (NUL-terminated); -1 if absent. */
+static int read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got;
+
+	if (fd < 0)
+		return -1;
+	got = read(fd, buf, len - 1);
+	close(fd);
+	if (got <= 0)
+		return -1;
+	buf[got] = '\0';
+	return 0;
+}
+
+/*
+ * Parses digits and an optional K, M or G (powers of 1024), as sysfs writes
+ * cache sizes and as the environment variables take them.  Returns false on
+ * anything else, or on overflow; *end is where parsing stopped.
+ */
+static bool parse_size(const char *s, size_t *out, const char **end)
+{
+	static const char suffixes[] = "KMG";
+	char *stop;
+	unsigned long long n;
+	unsigned shift = 0;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	n = strtoull(s, &stop, 10);
+	for (unsigned i = 0; i < 3; i++)
+		if ((*stop & ~0x20) == suffixes[i]) /* either case */
+			shift = 10 * (i + 1);
+	stop += shift != 0;
+	*end = stop;
+	if ((n << shift >> shift) != n || (size_t)(n << shift) != n << shift)
+		return false;
+	*out = (size_t)(n << shift);
+	return true;
+}
+
+/* How many CPUs a sysfs list such as "0-3,8" names. */
+static size_t cpu_list_count(const char *s)
+{
+	size_t count = 0;
+
+	while (*s >= '0' && *s <= '9') {
+		char *end;
+		unsigned long lo = strtoul(s, &end, 10), hi = lo;
+
+		if (*end == '-')
+			hi = strtoul(end + 1, &end, 10);
+		count += hi >= lo ? hi - lo + 1 : 0;
+		s = *end == ',' ? end + 1 : end;
+	}
+	return count;
+}
+
+/* Appends the decimal value of v to p; returns the new end. */
+static char *put_uint(char *p, unsigned long v)
+{
+	char tmp[24];
+	size_t n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (n)
+		*p++ = tmp[--n];
+	*p = '\0';
+	return p;
+}
+
+struct cache_view {
+	size_t l1d, l2, llc;
+	size_t llc_cpus; /* CPUs sharing the last level */
+};
+
+/* Reads /sys/devices/system/cpu/cpu<cpu>/cache/index<i>/<name>; -1 if absent. */
+static int read_cache_attr(unsigned long cpu, unsigned long i, const char *name, char *buf,
+			   size_t len)
+{
+	char path[128] = "/sys/devices/system/cpu/cpu", *p = path + strlen(path);
+
+	p = put_uint(p, cpu);
+	p = stpcpy(p, "/cache/index");
+	p = put_uint(p, i);
+	*p++ = '/';
+	strcpy(p, name);
+	return read_small(path, buf, len);
+}
+
+/* The data caches of the CPU we run on; 0 where unknown. */
+static void caches_from_sysfs(struct cache_view *c)
+{
+	int cpu_now = sched_getcpu();
+	unsigned long cpu = cpu_now < 0 ? 0 : (unsigned long)cpu_now;
+	char buf[64];
+	const char *end;
+
+	for (unsigned long i = 0; i < 16; i++) {
+		unsigned long level;
+		size_t size;
+
+		if (read_cache_attr(cpu, i, "level", buf, sizeof(buf)))
+			break;
+		level = strtoul(buf, NULL, 10);
+		if (read_cache_attr(cpu, i, "type", buf, sizeof(buf)) || buf[0] == 'I' ||
+		    read_cache_attr(cpu, i, "size", buf, sizeof(buf)))
+			continue; /* instruction caches do not hold data */
+		if (!parse_size(buf, &size, &end))
+			continue;
+		if (level == 1)
+			c->l1d = size;
+		if (level == 2)
+			c->l2 = size;
+		if (level >= 2 && size >= c->llc) {
+			c->llc = size;
+			c->llc_cpus = read_cache_attr(cpu, i, "shared_cpu_list", buf, sizeof(buf)) ?
+					      1 : cpu_list_count(buf);
+		}
+	}
+}
+
+static void caches_from_sysconf(struct cache_view *c)
+{
+	long l1d = sysconf(_SC_LEVEL1_DCACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+	long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+
+	c->l1d = l1d > 0 ? (size_t)l1d : 0;
+	c->l2 = l2 > 0 ? (size_t)l2 : 0;
+	c->llc = l3 > 0 ? (size_t)l3 : c->l2;
+	c->llc_cpus = 1;
+}
+
+/*
+ * The share of the last-level cache this process can use: the LLC split
+ * evenly among the CPUs that share it, times the CPUs we may run on.
+ */
+static size_t llc_share(const struct cache_view *c)
+{
+	cpu_set_t set;
+	size_t ours = c->llc_cpus;
+
+	if (c->llc_cpus > 1 && sched_getaffinity(0, sizeof(set), &set) == 0) {
+		size_t allowed = (size_t)CPU_COUNT(&set);
+
+		ours = allowed < c->llc_cpus ? allowed : c->llc_cpus;
+	}
+	return c->llc_cpus ? c->llc / c->llc_cpus * ours : c->llc;
+}
+
+bool env_size(const char *name, size_t *out)
+{
+	const char *v = getenv(name), *end;
+	size_t n;
+
+	if (v == NULL || *v == '\0')
+		return false;
+	if (!parse_size(v, &n, &end) || *end != '\0') {
+		env_warn(name, v, "not a size (digits, then optionally K, M or G); ignored");
+		return false;
+	}
+	*out = n;
+	return true;
+}
+
+void env_warn(const char *name, const char *value, const char *why)
+{
+	char msg[256], *p = msg, *const limit = msg + sizeof(msg) - 2;
+	const char *parts[] = { "copyperf: ", name, "=", value, ": ", why };
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		for (const char *q = parts[i]; *q && p < limit; q++)
+			*p++ = *q;
+	*p++ = '\n';
+	if (write(STDERR_FILENO, msg, (size_t)(p - msg)) < 0)
+		return; /* nowhere left to report it */
+}
+
+void x86_tuning_compute(const struct x86_features *f, struct x86_tuning_report *r)
+{
+	struct cache_view c = { 0 };
+
+	caches_from_sysfs(&c);
+	if (c.l2 == 0 || c.llc == 0)
+		caches_from_sysconf(&c);
+	r->l1d = c.l1d;
+	r->l2 = c.l2;
+	r->llc_share = llc_share(&c);
+
+	r->t.rep_movsb_min = RULE_REP_MOVSB_MIN(r);
+	r->t.rep_movsb_max = RULE_REP_MOVSB_MAX(r);
+	r->t.nt_threshold = RULE_NT_THRESHOLD(r);
+	if (!f->erms) /* without ERMS the string copy is microcode byte moves: never */
+		r->t.rep_movsb_min = r->t.rep_movsb_max = 0;
+	r->rep_min_from = r->rep_max_from = r->nt_from = FROM_MACHINE;
+	if (env_size("COPYPERF_REP_MOVSB_MIN", &r->t.rep_movsb_min))
+		r->rep_min_from = FROM_ENV;
+	if (env_size("COPYPERF_REP_MOVSB_MAX", &r->t.rep_movsb_max))
+		r->rep_max_from = FROM_ENV;
+	if (env_size("COPYPERF_NT_THRESHOLD", &r->t.nt_threshold))
+		r->nt_from = FROM_ENV;
+}

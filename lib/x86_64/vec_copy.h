@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One x86-64 memcpy/memmove, written once for any vector width.  The file
+ * that includes it defines VEC_SIZE, VEC_ISA (the name suffix), VEC_TARGET
+ * (the compiler target), vec_t and the VEC_LOAD/STOREU/STOREA/STREAM
+ * operations; it gets copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
+ *
+ * Pieces, by size: below one vector, the narrower blocks (vec_blocks.h);
+ * up to 8 vectors, overlapping vectors from both ends; above, 'rep movsb'
+ * or non-temporal stores in their windows (disjoint buffers only), else a
+ * 4-vector loop with the destination aligned, forward or backward.
+ */
+#include "vec_blocks.h"
+#include "x86_copy.h"
+
+#define V VEC_SIZE
+#define VEC_FN __attribute__((target(VEC_TARGET)))
+#define VEC_INLINE ALWAYS_INLINE VEC_FN
+#define CAT(a, b) a##b
+#define NAME(base, isa) CAT(base, isa)
+#define LINE 64 /* cache line: non-temporal stores fill whole lines */
+
+VEC_INLINE void copy_below_vec(unsigned char *d, const unsigned char *s, size_t n)
+{
+#if VEC_SIZE > 32
+	if (n >= 32) {
+		copy_32_64(d, s, n);
+		return;
+	}
+#endif
+#if VEC_SIZE > 16
+	if (n >= 16) {
+		copy_16_32(d, s, n);
+		return;
+	}
+#endif
+	copy_below16(d, s, n);
+}
+
+/* Four vectors to an aligned destination, all loads first; stream: non-temporal stores. */
+VEC_INLINE void copy_4vec_aligned(unsigned char *d, const unsigned char *s, int stream)
+{
+	vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
+	vec_t c = VEC_LOAD(s + 2 * V), e = VEC_LOAD(s + 3 * V);
+
+	if (stream) {
+		VEC_STREAM(d, a);
+		VEC_STREAM(d + V, b);
+		VEC_STREAM(d + 2 * V, c);
+		VEC_STREAM(d + 3 * V, e);
+	} else {
+		VEC_STOREA(d, a);
+		VEC_STOREA(d + V, b);
+		VEC_STOREA(d + 2 * V, c);
+		VEC_STOREA(d + 3 * V, e);
+	}
+}
+
+/* Copies 8V < n bytes forward; correct for dst below src even if they overlap. */
+static VEC_FN void copy_forward(unsigned char *d, const unsigned char *s, size_t n)
+{
+	/* Loaded first, stored last: an overlapping destination may overwrite them. */
+	vec_t head = VEC_LOAD(s);
+	vec_t t0 = VEC_LOAD(s + n - 4 * V), t1 = VEC_LOAD(s + n - 3 * V);
+	vec_t t2 = VEC_LOAD(s + n - 2 * V), t3 = VEC_LOAD(s + n - V);
+	unsigned char *const dst = d, *const end = d + n;
+	size_t skew = V - ((uintptr_t)d & (V - 1));
+
+	d += skew;
+	s += skew;
+	/* At this point: d is vector aligned; [dst, d) is the head's, the last 4V the tail's. */
+	for (; d + 4 * V < end; d += 4 * V, s += 4 * V)
+		copy_4vec_aligned(d, s, 0);
+	VEC_STOREU(end - 4 * V, t0);
+	VEC_STOREU(end - 3 * V, t1);
+	VEC_STOREU(end - 2 * V, t2);
+	VEC_STOREU(end - V, t3);
+	VEC_STOREU(dst, head);
+}
+
+/* Copies 8V < n bytes backward, for dst above src when they overlap. */
+static VEC_FN void copy_backward(unsigned char *d, const unsigned char *s, size_t n)
+{
+	vec_t h0 = VEC_LOAD(s), h1 = VEC_LOAD(s + V);
+	vec_t h2 = VEC_LOAD(s + 2 * V), h3 = VEC_LOAD(s + 3 * V);
+	vec_t last = VEC_LOAD(s + n - V);
+	unsigned char *const end = d + n;
+	size_t skew = (uintptr_t)end & (V - 1);
+	unsigned char *p = end - skew;
+	const unsigned char *q = s + n - skew;
+
+	/* At this point: p is vector aligned; [p, end) is last's, the first 4V the head's. */
+	while (p > d + 4 * V) {
+		vec_t a, b, c, e;
+
+		p -= 4 * V;
+		q -= 4 * V;
+		a = VEC_LOAD(q);
+		b = VEC_LOAD(q + V);
+		c = VEC_LOAD(q + 2 * V);
+		e = VEC_LOAD(q + 3 * V);
+		VEC_STOREA(p + 3 * V, e);
+		VEC_STOREA(p + 2 * V, c);
+		VEC_STOREA(p + V, b);
+		VEC_STOREA(p, a);
+	}
+	VEC_STOREU(d, h0);
+	VEC_STOREU(d + V, h1);
+	VEC_STOREU(d + 2 * V, h2);
+	VEC_STOREU(d + 3 * V, h3);
+	VEC_STOREU(end - V, last);
+}
+
+/*
+ * Copies LINE + 4V <= n bytes between disjoint buffers with non-temporal
+ * stores: the destination does not displace the cache, and its lines are not
+ * read before being overwritten whole.
+ */
+static VEC_FN void copy_nontemporal(unsigned char *d, const unsigned char *s, size_t n)
+{
+	unsigned char *const end = d + n;
+	const unsigned char *const s_end = s + n;
+	size_t skew = LINE - ((uintptr_t)d & (LINE - 1));
+
+	for (size_t i = 0; i < LINE; i += V)
+		VEC_STOREU(d + i, VEC_LOAD(s + i));
+	d += skew;
+	s += skew;
+	/* At this point: d is line aligned. */
+	for (; d + 4 * V <= end; d += 4 * V, s += 4 * V)
+		copy_4vec_aligned(d, s, 1);
+	_mm_sfence(); /* weakly ordered stores: make them visible before we return */
+	for (size_t i = 4 * V; i > 0; i -= V)
+		VEC_STOREU(end - i, VEC_LOAD(s_end - i));
+}
+
+/* n > 8V. */
+static VEC_FN void copy_large(unsigned char *d, const unsigned char *s, size_t n, int is_move)
+{
+	const struct x86_tuning *t = &x86_tuning;
+	uintptr_t ahead = (uintptr_t)d - (uintptr_t)s; /* < n: dst overlaps src from above */
+
+	if (is_move && ahead < n) {
+		if (ahead)
+			copy_backward(d, s, n);
+		return;
+	}
+	if (!is_move || (uintptr_t)s - (uintptr_t)d >= n) { /* disjoint */
+		if (n >= t->rep_movsb_min && n < t->rep_movsb_max) {
+			rep_movsb_forward(d, s, n);
+			return;
+		}
+		if (n >= t->nt_threshold) {
+			copy_nontemporal(d, s, n);
+			return;
+		}
+	}
+	copy_forward(d, s, n);
+}
+
+VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	if (n < V) {
+		copy_below_vec(d, s, n);
+	} else if (n <= 2 * V) {
+		vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + n - V);
+
+		VEC_STOREU(d, a);
+		VEC_STOREU(d + n - V, b);
+	} else if (n <= 4 * V) {
+		vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
+		vec_t c = VEC_LOAD(s + n - 2 * V), e = VEC_LOAD(s + n - V);
+
+		VEC_STOREU(d, a);
+		VEC_STOREU(d + V, b);
+		VEC_STOREU(d + n - 2 * V, c);
+		VEC_STOREU(d + n - V, e);
+	} else if (n <= 8 * V) {
+		vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
+		vec_t c = VEC_LOAD(s + 2 * V), e = VEC_LOAD(s + 3 * V);
+		vec_t w = VEC_LOAD(s + n - 4 * V), x = VEC_LOAD(s + n - 3 * V);
+		vec_t y = VEC_LOAD(s + n - 2 * V), z = VEC_LOAD(s + n - V);
+
+		VEC_STOREU(d, a);
+		VEC_STOREU(d + V, b);
+		VEC_STOREU(d + 2 * V, c);
+		VEC_STOREU(d + 3 * V, e);
+		VEC_STOREU(d + n - 4 * V, w);
+		VEC_STOREU(d + n - 3 * V, x);
+		VEC_STOREU(d + n - 2 * V, y);
+		VEC_STOREU(d + n - V, z);
+	} else {
+		copy_large(d, s, n, is_move);
+	}
+	return dst;
+}
+
+VEC_FN void *NAME(copyperf_memcpy_, VEC_ISA)(void *restrict dst, const void *restrict src, size_t n)
+{
+	return copy(dst, src, n, 0);
+}
+
+VEC_FN void *NAME(copyperf_memmove_, VEC_ISA)(void *dst, const void *src, size_t n)
+{
+	return copy(dst, src, n, 1);
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the x86-64 copies share: the CPU features they are chosen by, the
+ * thresholds in force, and the variants the dispatcher chooses from.
+ */
+#ifndef COPYPERF_X86_COPY_H
+#define COPYPERF_X86_COPY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "../internal.h"
+
+struct x86_features {
+	bool sse2, avx2, avx512; /* avx512: F, BW and VL, and the OS saves the ZMM state */
+	bool erms, fsrm;         /* fast 'rep movsb' (Enhanced REP MOVSB, Fast Short REP MOV) */
+};
+
+/* Reads CPUID and XGETBV once. */
+const struct x86_features *x86_features(void);
+
+/*
+ * Sizes above the small-copy range (8 vectors) go by 'rep movsb' when
+ * rep_movsb_min <= n < rep_movsb_max and the buffers are disjoint, by
+ * non-temporal stores when n >= nt_threshold and they are disjoint, else by
+ * the vector loop.  Read on every large copy, written once by the dispatcher.
+ */
+struct x86_tuning {
+	size_t rep_movsb_min;
+	size_t rep_movsb_max;
+	size_t nt_threshold;
+};
+
+extern struct x86_tuning x86_tuning;
+
+/* How a threshold got its value, for copyperf_describe(). */
+enum tuning_origin { FROM_MACHINE, FROM_ENV };
+
+struct x86_tuning_report {
+	struct x86_tuning t;
+	enum tuning_origin rep_min_from, rep_max_from, nt_from;
+	size_t l1d, l2, llc_share; /* the cache sizes the defaults came from (bytes, 0: unknown) */
+};
+
+/* Derives the thresholds from the machine, then applies the environment's overrides. */
+void x86_tuning_compute(const struct x86_features *f, struct x86_tuning_report *r);
+
+/* Parses an environment variable as a size (digits, optional K, M or G); 0 if unset. */
+bool env_size(const char *name, size_t *out);
+
+/* Warns once on standard error about a bad environment variable, without stdio. */
+void env_warn(const char *name, const char *value, const char *why);
+
+/* The variants; each is a whole memcpy/memmove for one instruction set. */
+#define X86_VARIANT(isa)                                                         \
+	void *copyperf_memcpy_##isa(void *restrict dst, const void *restrict src, size_t n); \
+	void *copyperf_memmove_##isa(void *dst, const void *src, size_t n)
+X86_VARIANT(sse2);
+X86_VARIANT(avx2);
+X86_VARIANT(avx512);
+
+int x86_has_avx2(void);
+int x86_has_avx512(void);
+int x86_has_erms(void);
+
+/* The copies copyperf_memcpy/copyperf_memmove jump to, chosen once (dispatch.c). */
+extern copyperf_copy_fn x86_memcpy_impl;
+extern copyperf_copy_fn x86_memmove_impl;
+
+#endif
