@@ -13,3 +13,11 @@ int output_write(FILE *f, const struct report *r)
 	writers[r->o->format](f, r);
 	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }
+
+bool report_has_counters(const struct report *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->results[i].counters.measurements)
+			return true;
+	return false;
+}

@@ -3,6 +3,7 @@
 #ifndef COPYPERF_OUTPUT_H
 #define COPYPERF_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "copyperf.h"
@@ -30,6 +31,17 @@ void seed_line(char *buf, size_t len, uint64_t chunk, double seconds, uint64_t t
 
 /* 1 MB = 2^20 bytes, as in the seed. */
 #define BYTES_PER_MB 1048576.0
+
+/* True when any point carries hardware counters: every format then adds their columns. */
+bool report_has_counters(const struct report *r);
+
+/* Mean cycles per byte copied of a point, or -1 when its cycles were not counted. */
+static inline double cycles_per_byte(const struct point_result *p)
+{
+	double cycles = counter_mean(&p->counters, COUNTER_CYCLES);
+
+	return cycles < 0 ? -1 : cycles / (double)p->total;
+}
 
 /* Bytes per second of a point at a time in seconds. */
 static inline double rate(const struct point_result *p, double seconds)

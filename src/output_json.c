@@ -88,6 +88,25 @@ static void config(FILE *f, const struct options *o)
 	fprintf(f, ",\"cpu\":%d,\"kernel\":%s}", o->cpu, o->kernel ? "true" : "false");
 }
 
+/* Mean counts per measurement (null where not counted), cycles/byte and bytes/cycle. */
+static void counters(FILE *f, const struct point_result *p)
+{
+	double cpb = cycles_per_byte(p);
+
+	fputs(",\"counters\":{", f);
+	for (int e = 0; e < N_COUNTERS; e++) {
+		double v = counter_mean(&p->counters, (enum counter_event)e);
+
+		fprintf(f, "%s\"%s\":", e ? "," : "", counter_name((enum counter_event)e));
+		json_number(f, v >= 0 ? v : NAN);
+	}
+	fputs(",\"cycles_per_byte\":", f);
+	json_number(f, cpb > 0 ? cpb : NAN);
+	fputs(",\"bytes_per_cycle\":", f);
+	json_number(f, cpb > 0 ? 1 / cpb : NAN);
+	fputc('}', f);
+}
+
 static void result(FILE *f, const struct point_result *p)
 {
 	fputs("{\"routine\":", f);
@@ -109,7 +128,10 @@ static void result(FILE *f, const struct point_result *p)
 		fputs(k ? "," : "", f);
 		json_number(f, p->samples[k]);
 	}
-	fputs("],\"verified\":true}", f);
+	fputs("],\"verified\":true", f);
+	if (p->counters.measurements)
+		counters(f, p);
+	fputc('}', f);
 }
 
 void output_json(FILE *f, const struct report *r)

@@ -27,8 +27,15 @@ void output_seed(FILE *f, const struct report *r)
 			routine = p->routine;
 		}
 		if (p->verified) {
+			double cpb = cycles_per_byte(p);
+
 			seed_line(line, sizeof(line), p->chunk, p->seconds.median, p->total);
-			fprintf(f, "%s\n", line);
+			/* --counters extends the seed's line; without them it stays byte for byte */
+			if (cpb > 0)
+				fprintf(f, "%s | cycles: %.3f [cycles/B] %.2f [B/cycle]\n", line, cpb,
+					1 / cpb);
+			else
+				fprintf(f, "%s\n", line);
 		} else {
 			fprintf(f, "chunk: %6llu [B] | FAILED: %s\n", (unsigned long long)p->chunk,
 				p->error);

@@ -16,12 +16,26 @@ static void header(FILE *f, const struct report *r)
 	fprintf(f, "%s, %s, %s, %s\n", r->m->cpu, r->m->kernel, r->m->libc, r->m->compiler);
 	fprintf(f, "MB/s: 2^20 bytes per second; median [min, max] of %u measurements\n\n",
 		o->repeat);
-	fprintf(f, "%-18s %9s %12s %12s %12s %10s  %s\n", "routine", "chunk [B]", "MB/s median",
-		"MB/s min", "MB/s max", "time [s]", "verified");
+	fprintf(f, "%-18s %9s %12s %12s %12s %10s  %s%s\n", "routine", "chunk [B]", "MB/s median",
+		"MB/s min", "MB/s max", "time [s]", "verified",
+		report_has_counters(r) ? "     cyc/B    B/cyc" : "");
+}
+
+/* Cycles per byte and bytes per cycle, or dashes where cycles were not counted. */
+static void counter_columns(FILE *f, const struct point_result *p)
+{
+	double cpb = cycles_per_byte(p);
+
+	if (cpb > 0)
+		fprintf(f, "  %10.3f %8.2f", cpb, 1 / cpb);
+	else
+		fprintf(f, "  %10s %8s", "-", "-");
 }
 
 void output_table(FILE *f, const struct report *r)
 {
+	bool counters = report_has_counters(r);
+
 	header(f, r);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct point_result *p = &r->results[i];
@@ -33,9 +47,12 @@ void output_table(FILE *f, const struct report *r)
 				(unsigned long long)p->chunk, p->error);
 			continue;
 		}
-		fprintf(f, "%-18s %9llu %12.1f %12.1f %12.1f %10.6f  yes\n", p->routine,
+		fprintf(f, "%-18s %9llu %12.1f %12.1f %12.1f %10.6f  yes", p->routine,
 			(unsigned long long)p->chunk, rate(p, p->seconds.median) / BYTES_PER_MB,
 			rate(p, p->seconds.max) / BYTES_PER_MB, rate(p, p->seconds.min) / BYTES_PER_MB,
 			p->seconds.median);
+		if (counters)
+			counter_columns(f, p);
+		fputc('\n', f);
 	}
 }

@@ -65,6 +65,8 @@ int sweep_run(const struct options *o, struct backend *b, progress_fn progress, 
 
 				if (take(b, p, r, &p->samples[k], why, whylen))
 					return -1;
+				if (b->counters && p->verified)
+					counters_add(&p->counters, b->counters);
 				if (progress)
 					progress(++done, steps, arg);
 			}

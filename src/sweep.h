@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "counters.h"
 #include "options.h"
 #include "stats.h"
 
@@ -27,6 +28,8 @@ struct backend {
 	enum measure_status (*measure)(struct backend *b, size_t r, uint64_t chunk,
 				       double *seconds, char *why, size_t whylen);
 	void *ctx;
+	/* The last measurement's hardware counters, or NULL when none are counted. */
+	const struct counter_values *counters;
 };
 
 struct point_result {
@@ -39,6 +42,7 @@ struct point_result {
 	struct summary seconds;
 	bool verified;
 	char error[200]; /* when !verified: what was wrong */
+	struct counter_values counters; /* summed over the repeats; none if .measurements is 0 */
 };
 
 /* Reports progress: done of total measurements so far. */

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "copyperf.h"
 #include "cache.h"
+#include "counters.h"
 #include "pattern.h"
 #include "timing.h"
 #include "user_backend.h"
@@ -25,6 +26,8 @@ struct user_ctx {
 	unsigned char *src, *dst; /* page base + --align offset */
 	size_t region;            /* walkable bytes from src and dst */
 	size_t cursor;            /* cold: where the next measurement starts */
+	struct counters *counters; /* NULL: not counting */
+	struct counter_values last;
 };
 
 static int resolve_routines(struct user_ctx *c, const struct options *o, char *err, size_t errlen)
@@ -137,7 +140,11 @@ static double timed_walk(const struct user_ctx *c, copyperf_copy_fn fn, size_t s
 			if (mode == CACHE_FLUSH) {
 				uint64_t p0 = now_ns();
 
+				if (c->counters)
+					counters_pause(c->counters);
 				flush_buffers(c, start, walk);
+				if (c->counters)
+					counters_resume(c->counters);
 				paused += now_ns() - p0;
 			} else if (mode == CACHE_FLUSH_TIMED) {
 				flush_buffers(c, start, walk);
@@ -199,7 +206,11 @@ static enum measure_status user_measure(struct backend *b, size_t r, uint64_t ch
 	if (c->o->cache != CACHE_HOT && cache_flush_supported())
 		flush_buffers(c, start, walk);
 
+	if (c->counters)
+		counters_start(c->counters);
 	*seconds = timed_walk(c, routine->fn, start, walk, chunk, count);
+	if (c->counters)
+		counters_stop(c->counters, &c->last);
 
 	if (verify(c, routine->name, start, touched, why, whylen) != MEASURE_OK)
 		return MEASURE_WRONG;
@@ -210,6 +221,22 @@ static enum measure_status user_measure(struct backend *b, size_t r, uint64_t ch
 		return MEASURE_WRONG;
 	}
 	return MEASURE_OK;
+}
+
+/* Without counters the run goes on: one notice, then MB/s alone. */
+static void open_counters(struct backend *b, struct user_ctx *c)
+{
+	char why[200];
+
+	c->counters = malloc(sizeof(*c->counters));
+	if (c->counters && counters_open(c->counters, counters_hardware, why, sizeof(why)) == 0) {
+		b->counters = &c->last;
+		return;
+	}
+	fprintf(stderr, "copyperf: --counters: %s; going on without them\n",
+		c->counters ? why : "out of memory");
+	free(c->counters);
+	c->counters = NULL;
 }
 
 int user_backend_open(struct backend *b, const struct options *o, char *err, size_t errlen)
@@ -231,6 +258,8 @@ int user_backend_open(struct backend *b, const struct options *o, char *err, siz
 	b->n_routines = (size_t)n;
 	b->routine_names = c->names;
 	b->measure = user_measure;
+	if (o->counters)
+		open_counters(b, c);
 	return 0;
 }
 
@@ -244,6 +273,10 @@ void user_backend_close(struct backend *b)
 		munmap(c->src_map, c->map_len);
 	if (c->dst_map)
 		munmap(c->dst_map, c->map_len);
+	if (c->counters) {
+		counters_close(c->counters);
+		free(c->counters);
+	}
 	free(c->routines);
 	free(c->names);
 	free(c);
