@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef COPYPERF_PPC_DCACHE_BLOCK_H
+#define COPYPERF_PPC_DCACHE_BLOCK_H
+
+#include <stddef.h>
+
+/* Bytes one dcbz clears, from AT_DCACHEBSIZE; not a power of two >= 16 if unusable. */
+size_t copyperf_dcache_block(void);
+
+#endif
