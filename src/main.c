@@ -166,7 +166,10 @@ int main(int argc, char **argv)
 		printf("copyperf %s\n", copyperf_version());
 		break;
 	case ACTION_LIST:
-		list_routines(stdout);
+		if (!o.kernel)
+			list_routines(stdout);
+		else if (kernel_backend_list(stdout, err, sizeof(err)))
+			status = usage_error(err);
 		break;
 	case ACTION_RUN:
 		status = run(&o);
