@@ -3,6 +3,7 @@
 #ifndef COPYPERF_KERNEL_BACKEND_H
 #define COPYPERF_KERNEL_BACKEND_H
 
+#include <stdio.h>
 #include "sweep.h"
 
 /*
@@ -12,5 +13,8 @@
  */
 int kernel_backend_open(struct backend *b, const struct options *o, char *err, size_t errlen);
 void kernel_backend_close(struct backend *b);
+
+/* Prints the module's routines, one line each; -1 with the reason when it cannot. */
+int kernel_backend_list(FILE *f, char *err, size_t errlen);
 
 #endif

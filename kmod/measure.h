@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* COPYPERF_IOC_MEASURE: one checked, timed and verified measurement. */
+#ifndef COPYPERF_KMOD_MEASURE_H
+#define COPYPERF_KMOD_MEASURE_H
+
+#include <linux/compiler_types.h>
+
+/* Largest buffer a measurement walks: two of them, plus a pinned user copy, must fit. */
+#define CP_MAX_BUFFER (64UL << 20)
+
+long cp_ioctl_measure(void __user *argp);
+
+#endif

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The module's routines.  Each is wrapped as an operation returning what it
+ * left undone, and the walk is instantiated once per routine, so the timed
+ * loop calls the routine directly, as the 2008 module's switch did.
+ */
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include "copyperf_ioctl.h"
+#include "generic/copy_compat.h"
+#include "internal.h"
+#include "cache_flush.h"
+#include "routines.h"
+
+/* The walk gives the CPU away at least this often, its timer paused meanwhile. */
+#define CP_RESCHED_BYTES (64 * 1024)
+
+/* Names and descriptions of what copy_*_user amount to on this architecture. */
+#if defined(CONFIG_PPC)
+#define CP_USER_COPY "__copy_tofrom_user"
+#elif defined(CONFIG_X86_64)
+#define CP_USER_COPY "copy_user_generic"
+#else
+#define CP_USER_COPY "the architecture's user copy"
+#endif
+
+enum {
+	CP_MEMCPY,
+	CP_MEMMOVE,
+	CP_COPY_TO_USER,
+	CP_COPY_FROM_USER,
+	CP_RAW_COPY_TO_USER,
+	CP_RAW_COPY_FROM_USER,
+	CP_BYTES,
+	CP_COPYPERF_GENERIC,
+	CP_N_ROUTINES
+};
+
+const struct cp_routine cp_routines[] = {
+	[CP_MEMCPY] = { "memcpy", "the kernel's memcpy, kernel to kernel buffer",
+			COPYPERF_KERNEL_TO_KERNEL },
+	[CP_MEMMOVE] = { "memmove", "the kernel's memmove, kernel to kernel buffer",
+			 COPYPERF_KERNEL_TO_KERNEL },
+	[CP_COPY_TO_USER] = { "copy_to_user",
+			      "copy_to_user, kernel to the command's buffer (checks, then "
+			      CP_USER_COPY ")", COPYPERF_KERNEL_TO_USER },
+	[CP_COPY_FROM_USER] = { "copy_from_user",
+				"copy_from_user, the command's buffer to kernel (checks, then "
+				CP_USER_COPY ")", COPYPERF_USER_TO_KERNEL },
+	[CP_RAW_COPY_TO_USER] = { "raw_copy_to_user",
+				  "raw_copy_to_user: the user copy without access_ok and hardening",
+				  COPYPERF_KERNEL_TO_USER },
+	[CP_RAW_COPY_FROM_USER] = { "raw_copy_from_user",
+				    "raw_copy_from_user: the user copy without access_ok and hardening",
+				    COPYPERF_USER_TO_KERNEL },
+	[CP_BYTES] = { "bytes", "a plain loop, one byte load and store at a time (lib/generic)",
+		       COPYPERF_KERNEL_TO_KERNEL },
+	[CP_COPYPERF_GENERIC] = { "copyperf_generic",
+				  "copyperf's portable C memcpy (lib/generic/generic_memcpy.c)",
+				  COPYPERF_KERNEL_TO_KERNEL },
+};
+
+const unsigned int cp_n_routines = CP_N_ROUTINES;
+static_assert(ARRAY_SIZE(cp_routines) == CP_N_ROUTINES);
+
+typedef long (*cp_op)(void *dst, const void *src, size_t n);
+
+static __always_inline long op_memcpy(void *d, const void *s, size_t n)
+{
+	return memcpy(d, s, n) == d ? 0 : -1;
+}
+
+static __always_inline long op_memmove(void *d, const void *s, size_t n)
+{
+	return memmove(d, s, n) == d ? 0 : -1;
+}
+
+static __always_inline long op_copy_to_user(void *d, const void *s, size_t n)
+{
+	return copy_to_user((__force void __user *)d, s, n);
+}
+
+static __always_inline long op_copy_from_user(void *d, const void *s, size_t n)
+{
+	return copy_from_user(d, (__force const void __user *)s, n);
+}
+
+static __always_inline long op_raw_copy_to_user(void *d, const void *s, size_t n)
+{
+	return raw_copy_to_user((__force void __user *)d, s, n);
+}
+
+static __always_inline long op_raw_copy_from_user(void *d, const void *s, size_t n)
+{
+	return raw_copy_from_user(d, (__force const void __user *)s, n);
+}
+
+static __always_inline long op_bytes(void *d, const void *s, size_t n)
+{
+	return copyperf_byte_copy(d, s, n) == d ? 0 : -1;
+}
+
+static __always_inline long op_copyperf_generic(void *d, const void *s, size_t n)
+{
+	return copyperf_generic_memcpy(d, s, n) == d ? 0 : -1;
+}
+
+static void cp_flush_walk(const struct cp_walk *w)
+{
+	cp_flush_range(w->src_alias, w->walk);
+	cp_flush_range(w->dst_alias, w->walk);
+}
+
+/* The timed loop, as in the 2008 module: chunk after chunk, start over at the end. */
+static __always_inline int cp_walk_with(struct cp_walk *w, cp_op op)
+{
+	u8 *dst = w->dst;
+	const u8 *src = w->src;
+	size_t chunk = w->chunk, pos = 0, since_resched = 0;
+	u64 count = w->count, paused = 0, t0, p0;
+	long left;
+
+	t0 = ktime_get_ns();
+	while (count--) {
+		if (pos + chunk > w->walk) {
+			pos = 0;
+			if (w->cache == COPYPERF_CACHE_FLUSH) {
+				p0 = ktime_get_ns();
+				cp_flush_walk(w);
+				paused += ktime_get_ns() - p0;
+			} else if (w->cache == COPYPERF_CACHE_FLUSH_TIMED) {
+				cp_flush_walk(w);
+			}
+		}
+		left = op(dst + pos, src + pos, chunk);
+		if (unlikely(left)) {
+			w->left = left;
+			w->failed_at = pos;
+			return 0;
+		}
+		pos += chunk;
+		since_resched += chunk;
+		if (since_resched >= CP_RESCHED_BYTES) {
+			since_resched = 0;
+			p0 = ktime_get_ns();
+			cond_resched();
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			paused += ktime_get_ns() - p0;
+		}
+	}
+	w->ns = ktime_get_ns() - t0 - paused;
+	w->left = 0;
+	return 0;
+}
+
+int cp_routine_walk(unsigned int id, struct cp_walk *w)
+{
+	switch (id) {
+	case CP_MEMCPY:
+		return cp_walk_with(w, op_memcpy);
+	case CP_MEMMOVE:
+		return cp_walk_with(w, op_memmove);
+	case CP_COPY_TO_USER:
+		return cp_walk_with(w, op_copy_to_user);
+	case CP_COPY_FROM_USER:
+		return cp_walk_with(w, op_copy_from_user);
+	case CP_RAW_COPY_TO_USER:
+		return cp_walk_with(w, op_raw_copy_to_user);
+	case CP_RAW_COPY_FROM_USER:
+		return cp_walk_with(w, op_raw_copy_from_user);
+	case CP_BYTES:
+		return cp_walk_with(w, op_bytes);
+	case CP_COPYPERF_GENERIC:
+		return cp_walk_with(w, op_copyperf_generic);
+	}
+	return -EINVAL;
+}

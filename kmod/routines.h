@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* The copies the module measures, and the timed walk that measures one. */
+#ifndef COPYPERF_KMOD_ROUTINES_H
+#define COPYPERF_KMOD_ROUTINES_H
+
+#include <linux/types.h>
+
+struct cp_routine {
+	const char *name;
+	const char *description;
+	u32 direction; /* enum copyperf_direction */
+};
+
+extern const struct cp_routine cp_routines[];
+extern const unsigned int cp_n_routines;
+
+/* One timed walk, the 2008 way, through buffers already filled and flushed. */
+struct cp_walk {
+	void *dst, *src;             /* walked ranges: kernel or (cast) user addresses */
+	void *dst_alias, *src_alias; /* kernel addresses of the same bytes, for the flush */
+	size_t walk;                 /* bytes walked before starting over: whole chunks */
+	size_t chunk;
+	u64 count;                   /* chunks to copy */
+	u32 cache;                   /* enum copyperf_cache */
+	/* results */
+	u64 ns;
+	long left;        /* > 0: bytes a user copy left; < 0: a memcpy did not return dst */
+	size_t failed_at; /* offset of the chunk that failed */
+};
+
+/*
+ * Runs routine id over w.  Returns 0 (w->left tells whether every chunk was
+ * copied), or -EINTR when the caller was killed meanwhile.
+ */
+int cp_routine_walk(unsigned int id, struct cp_walk *w);
+
+#endif
