@@ -15,6 +15,9 @@
 #include "internal.h"
 #include "cache_flush.h"
 #include "routines.h"
+#ifdef CONFIG_PPC
+#include "powerpc/line_copy.h"
+#endif
 
 /* The walk gives the CPU away at least this often, its timer paused meanwhile. */
 #define CP_RESCHED_BYTES (64 * 1024)
@@ -37,6 +40,9 @@ enum {
 	CP_RAW_COPY_FROM_USER,
 	CP_BYTES,
 	CP_COPYPERF_GENERIC,
+#ifdef CONFIG_PPC
+	CP_COPYPERF_LINES,
+#endif
 	CP_N_ROUTINES
 };
 
@@ -62,6 +68,11 @@ const struct cp_routine cp_routines[] = {
 	[CP_COPYPERF_GENERIC] = { "copyperf_generic",
 				  "copyperf's portable C memcpy (lib/generic/generic_memcpy.c)",
 				  COPYPERF_KERNEL_TO_KERNEL },
+#ifdef CONFIG_PPC
+	[CP_COPYPERF_LINES] = { "copyperf_lines",
+				"copyperf's PowerPC line copy: dcbz per whole destination line, dcbt "
+				"ahead (lib/powerpc/line_copy.c)", COPYPERF_KERNEL_TO_KERNEL },
+#endif
 };
 
 const unsigned int cp_n_routines = CP_N_ROUTINES;
@@ -108,6 +119,15 @@ static __always_inline long op_copyperf_generic(void *d, const void *s, size_t n
 {
 	return copyperf_generic_memcpy(d, s, n) == d ? 0 : -1;
 }
+
+#ifdef CONFIG_PPC
+/* Offered by name, never swapped in: dcbz needs cacheable memory, as these buffers are. */
+static __always_inline long op_copyperf_lines(void *d, const void *s, size_t n)
+{
+	return copyperf_ppc_line_copy(d, s, n, l1_dcache_bytes(), COPYPERF_PREFETCH_LINES) == d ?
+		0 : -1;
+}
+#endif
 
 static void cp_flush_walk(const struct cp_walk *w)
 {
@@ -177,6 +197,10 @@ int cp_routine_walk(unsigned int id, struct cp_walk *w)
 		return cp_walk_with(w, op_bytes);
 	case CP_COPYPERF_GENERIC:
 		return cp_walk_with(w, op_copyperf_generic);
+#ifdef CONFIG_PPC
+	case CP_COPYPERF_LINES:
+		return cp_walk_with(w, op_copyperf_lines);
+#endif
 	}
 	return -EINVAL;
 }
