@@ -70,8 +70,8 @@ const struct cp_routine cp_routines[] = {
 				  COPYPERF_KERNEL_TO_KERNEL },
 #ifdef CONFIG_PPC
 	[CP_COPYPERF_LINES] = { "copyperf_lines",
-				"copyperf's PowerPC line copy: dcbz per whole destination line, dcbt "
-				"ahead (lib/powerpc/line_copy.c)", COPYPERF_KERNEL_TO_KERNEL },
+				"copyperf's line copy: dcbz each dst line, dcbt the src ahead",
+				COPYPERF_KERNEL_TO_KERNEL },
 #endif
 };
 
