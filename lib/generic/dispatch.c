@@ -4,5 +4,5 @@
 
 const char *copyperf_describe(void)
 {
-	return "portable C variant (lib/generic): no thresholds";
+	return "generic variant (portable C, lib/generic): no thresholds";
 }

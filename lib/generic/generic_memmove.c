@@ -1,19 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The portable memmove: the forward copy when the buffers do not overlap in a
- * way that would clobber unread source bytes, else a backward word loop.
+ * The portable memmove: the fast memcpy when the buffers are disjoint; when
+ * they overlap, a word loop in the direction that reads every source byte
+ * before the copy overwrites it (forward when dst is below src, else backward).
  */
 #include "copy_compat.h"
 
-void *copyperf_generic_memmove(void *dst, const void *src, size_t n)
+/* dst below src, overlapping: each word is loaded before the store that may cover it. */
+static void move_forward(unsigned char *d, const unsigned char *s, size_t n)
 {
-	unsigned char *d = dst;
-	const unsigned char *s = src;
+	while (n && ((uintptr_t)d & (sizeof(cp_word) - 1))) {
+		*d++ = *s++;
+		n--;
+	}
+	/* At this point: d is word aligned. */
+	for (; n >= sizeof(cp_word); n -= sizeof(cp_word)) {
+		*(cp_word *)d = *(const cp_wordu *)s;
+		d += sizeof(cp_word);
+		s += sizeof(cp_word);
+	}
+	while (n--)
+		*d++ = *s++;
+}
 
-	/* dst - src >= n (unsigned): dst is below src, or past the source's end. */
-	if ((uintptr_t)d - (uintptr_t)s >= n)
-		return copyperf_generic_memcpy(dst, src, n);
-	/* Backward: dst is above src and they overlap.  Bytes to a word-aligned end first. */
+/* dst above src, overlapping: the same from the end. */
+static void move_backward(unsigned char *d, const unsigned char *s, size_t n)
+{
 	while (n && ((uintptr_t)(d + n) & (sizeof(cp_word) - 1))) {
 		n--;
 		d[n] = s[n];
@@ -27,5 +39,18 @@ void *copyperf_generic_memmove(void *dst, const void *src, size_t n)
 		n--;
 		d[n] = s[n];
 	}
+}
+
+void *copyperf_generic_memmove(void *dst, const void *src, size_t n)
+{
+	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+
+	/* Unsigned differences: d - s >= n when dst is not within [src, src + n), and so on. */
+	if (d - s >= n && s - d >= n)
+		return copyperf_generic_memcpy(dst, src, n);
+	if (d < s)
+		move_forward(dst, src, n);
+	else if (d > s)
+		move_backward(dst, src, n);
 	return dst;
 }
