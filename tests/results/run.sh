@@ -1,0 +1,174 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Tests of what copyperf makes of its results: compare, plot, --plot, the progress line,
+# --counters and the manual page.
+# usage: run.sh COPYPERF
+set -u
+COPYPERF=$(realpath "$1")
+HERE=$(dirname "$0")
+ROOT=$(realpath "$HERE/../..")
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 failed=0
+
+ok() { pass=$((pass + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+# check DESCRIPTION COMMAND...: the command must succeed
+check() { d=$1; shift; if "$@"; then ok; else bad "$d"; fi; }
+# status_is DESCRIPTION EXPECTED COMMAND...: runs it (stdout to $T/out, stderr to $T/err)
+status_is() {
+	d=$1 want=$2; shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok; else bad "$d: exit $got, expected $want"; cat "$T/err"; fi
+}
+# usage_error DESCRIPTION EXPECTED-TEXT COMMAND...: exit 2 and one stderr line saying it
+usage_error() {
+	d=$1 text=$2; shift 2
+	status_is "$d" 2 "$@"
+	if [ "$(wc -l <"$T/err")" = 1 ] && grep -qF -- "$text" "$T/err"; then ok; else
+		bad "$d: stderr should be one line with '$text', was:"; cat "$T/err"; fi
+}
+has() { grep -qF -- "$1" "$2"; }
+lacks() { ! grep -qF -- "$1" "$2"; }
+
+python3 "$HERE/fixtures.py" "$T" || { echo "cannot write the fixtures"; exit 1; }
+A=$T/A.json B=$T/B.json
+
+# ---- compare -------------------------------------------------------------------------------
+status_is "compare without --threshold" 0 "$COPYPERF" compare "$A" "$B"
+cp "$T/out" "$T/compare.txt"
+check "compare names its test" has "Mann-Whitney U, two-sided" "$T/compare.txt"
+check "the 10% slower routine: B/A 0.900, significant at every chunk" \
+	test "$(grep -cE '^slower +user +[0-9]+ .* 0\.900 +0\.0079 \*$' "$T/compare.txt")" = 14
+check "the unchanged routine: B/A 1.000, never significant" \
+	test "$(grep -cE '^steady +user +[0-9]+ .* 1\.000 +1\.0000$' "$T/compare.txt")" = 14
+check "the 8 B row shows both medians in MB/s" \
+	grep -qE '^slower +user +8 +202\.3 +182\.1 +0\.900' "$T/compare.txt"
+check "geometric mean of the slower routine" grep -qE '^slower +user +0\.900 +over 14' "$T/compare.txt"
+check "geometric mean of the steady routine" grep -qE '^steady +user +1\.000 +over 14' "$T/compare.txt"
+status_is "a significant 10% regression fails --threshold 5" 1 "$COPYPERF" compare --threshold 5 "$A" "$B"
+check "and says how many points" has "threshold 5%: 14 points significantly below B/A = 0.950" "$T/out"
+status_is "a 10% regression passes --threshold 15" 0 "$COPYPERF" compare "$A" "$B" --threshold 15
+status_is "B faster than A passes --threshold 5" 0 "$COPYPERF" compare --threshold 5 "$B" "$A"
+status_is "identical files pass --threshold 5" 0 "$COPYPERF" compare --threshold 5 "$A" "$A"
+check "identical files: nothing significant" lacks " *" "$T/out"
+check "identical files: every B/A is 1.000" \
+	test "$(grep -cE ' 1\.000 +1\.0000$' "$T/out")" = 28
+
+usage_error "compare needs two files" "needs two results files" "$COPYPERF" compare "$A"
+usage_error "compare: missing file" "cannot read '$T/nosuch.json'" "$COPYPERF" compare "$A" "$T/nosuch.json"
+printf '{"tool":"copyperf",\n "results": [1,]}\n' >"$T/broken.json"
+usage_error "compare: invalid JSON names the place" "is not valid JSON: line 2, column 16" \
+	"$COPYPERF" compare "$A" "$T/broken.json"
+echo '{"tool":"other","results":[]}' >"$T/other.json"
+usage_error "compare: JSON that is not copyperf's" "is not copyperf results" "$COPYPERF" compare "$T/other.json" "$A"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["results"][3]["samples"]; json.dump(d, open(sys.argv[2],"w"))' \
+	"$A" "$T/nosamples.json"
+usage_error "compare: a result without samples" "result 4 (steady, chunk 8192) has no \"samples\"" \
+	"$COPYPERF" compare "$T/nosamples.json" "$A"
+usage_error "compare: --threshold must be a percentage" "--threshold: 'abc' is not a percentage" \
+	"$COPYPERF" compare --threshold abc "$A" "$B"
+usage_error "compare: --threshold 0 gates nothing" "--threshold: '0' is not a percentage" \
+	"$COPYPERF" compare --threshold 0 "$A" "$B"
+
+# Two real runs compare point for point.
+"$COPYPERF" -q -s 4K-1K -t 256K -n 5 -r memcpy,copyperf_memcpy -f json -o "$T/r1.json" &&
+	"$COPYPERF" -q -s 4K-1K -t 256K -n 5 -r memcpy,copyperf_memcpy -f json -o "$T/r2.json"
+status_is "compare two real runs" 0 "$COPYPERF" compare "$T/r1.json" "$T/r2.json"
+check "every point of two real runs is compared" test "$(grep -cE ' user +[0-9]+ .* [01]\.[0-9]{4}( \*)?$' "$T/out")" = 6
+
+# ---- plot ----------------------------------------------------------------------------------
+# svg_lines FILE: the key labels of the plotted lines, one a line (gnuplot's SVG groups each
+# line as <g id="gnuplot_plot_N">, its label the first text inside)
+svg_lines() {
+	python3 - "$1" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()   # raises on XML that is not well formed
+for g in root.iter(ns + "g"):
+    if g.get("id", "").startswith("gnuplot_plot_"):
+        t = next(g.iter(ns + "text"), None)
+        print(t.text if t is not None else "?")
+PY
+}
+status_is "plot one file" 0 "$COPYPERF" plot -o "$T/one.svg" "$A"
+svg_lines "$T/one.svg" >"$T/lines" 2>"$T/svgerr" || { bad "plot: not well-formed SVG"; cat "$T/svgerr"; }
+check "plot: one line per routine" test "$(cat "$T/lines" | tr '\n' '|')" = "steady (user)|slower (user)|"
+check "plot: x axis labelled from 8 B" grep -q '>8 B<' "$T/one.svg"
+check "plot: x axis labelled up to 64 KiB" grep -q '>64 KiB<' "$T/one.svg"
+check "plot: the title names the machine" grep -qF 'Fixture CPU "quoted", Linux 6.1.0' "$T/one.svg"
+check "plot: the title names the options" grep -qF 'cache flush, 32 MiB per point, two 64 KiB buffers, align 0:0, 5 repeats' "$T/one.svg"
+status_is "plot two files" 0 "$COPYPERF" plot "$A" "$B" -o "$T/two.svg"
+svg_lines "$T/two.svg" >"$T/lines" 2>/dev/null
+check "plot: one line per routine and file" test "$(cat "$T/lines" | tr '\n' '|')" = \
+	"steady (user, $A)|slower (user, $A)|steady (user, $B)|slower (user, $B)|"
+status_is "plot a PNG" 0 "$COPYPERF" plot -o "$T/one.png" "$A"
+check "plot: the PNG is a PNG" test "$(head -c 8 "$T/one.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
+usage_error "plot: other extensions" "'$T/x.pdf' must end in .svg or .png" "$COPYPERF" plot -o "$T/x.pdf" "$A"
+usage_error "plot: no -o" "no -o FILE.svg|FILE.png given" "$COPYPERF" plot "$A"
+usage_error "plot: no results" "no results file given" "$COPYPERF" plot -o "$T/x.svg"
+usage_error "plot: bad JSON" "is not valid JSON" "$COPYPERF" plot -o "$T/x.svg" "$T/broken.json"
+usage_error "plot without gnuplot says how to install it" "apt-get install gnuplot-nox" \
+	env PATH="$T/empty" "$COPYPERF" plot -o "$T/x.svg" "$A"
+usage_error "--plot without gnuplot fails before measuring" "apt-get install gnuplot-nox" \
+	env PATH="$T/empty" "$COPYPERF" -s 4K -t 64K --plot "$T/x.svg"
+check "nothing drawn without gnuplot" test ! -e "$T/x.svg"
+usage_error "--plot: other extensions" "must end in .svg or .png" "$COPYPERF" -s 4K -t 64K --plot "$T/x.txt"
+
+status_is "one run writes JSON and a plot" 0 "$COPYPERF" -q -s 64K-8 -t 256K -n 3 -r memcpy,copyperf_memcpy \
+	-f json -o "$T/run.json" --plot "$T/run.svg"
+check "the run's JSON reads back" "$COPYPERF" compare "$T/run.json" "$T/run.json" >/dev/null
+svg_lines "$T/run.svg" >"$T/lines" 2>/dev/null
+check "the run's plot: one line per routine" test "$(cat "$T/lines" | tr '\n' '|')" = "memcpy (user)|copyperf_memcpy (user)|"
+check "the run's plot: its 14 sizes labelled" test "$(grep -oE '>[0-9]+ (B|KiB)<' "$T/run.svg" | sort -u | wc -l)" = 14
+
+# ---- progress ------------------------------------------------------------------------------
+# `script` (util-linux) gives the command a pseudo-terminal; its stderr lands in the typescript.
+RUN="'$COPYPERF' -s 64K-8 -t 1M -n 3 -r memcpy -o /dev/null"
+script -qec "$RUN" /dev/null >"$T/tty.txt" 2>&1
+check "progress on a terminal: done of total" grep -qE '\[#+\.*\] [0-9]+/56 measurements' "$T/tty.txt"
+check "progress on a terminal: elapsed and time left" grep -qE 'measurements, [0-9]+s elapsed, about [0-9]+s left' "$T/tty.txt"
+check "progress reaches the total" grep -qF '56/56 measurements' "$T/tty.txt"
+check "progress line is cleared at the end" grep -qF "$(printf '\r\033[K')" "$T/tty.txt"
+script -qec "$RUN -q" /dev/null >"$T/tty-quiet.txt" 2>&1
+check "--quiet: no progress on a terminal" lacks "measurements" "$T/tty-quiet.txt"
+sh -c "$RUN" 2>"$T/pipe-err.txt" | cat >/dev/null
+check "no progress when stderr is not a terminal" test ! -s "$T/pipe-err.txt"
+
+# ---- counters ------------------------------------------------------------------------------
+status_is "--counters runs" 0 "$COPYPERF" --counters -q -s 4K-1K -t 256K -r memcpy -f json -o "$T/c.json"
+if [ -s "$T/err" ]; then
+	# no counters here: one notice naming the option, and the results without them
+	check "--counters unavailable: one line" test "$(wc -l <"$T/err")" = 1
+	check "--counters unavailable: says so and goes on" grep -qE '^copyperf: --counters: .+; going on without them$' "$T/err"
+	check "--counters unavailable: no counters in the results" lacks '"counters"' "$T/c.json"
+	status_is "--counters table" 0 "$COPYPERF" --counters -q -s 4K -t 256K -r memcpy
+	check "--counters unavailable: the table has no empty columns" lacks "cyc/B" "$T/out"
+else
+	python3 - "$T/c.json" <<'PY' && ok || bad "--counters: cycles per byte in every JSON result"
+import json, sys
+rs = json.load(open(sys.argv[1]))["results"]
+assert len(rs) == 3 and all(r["counters"]["cycles_per_byte"] > 0 for r in rs)
+assert all(abs(r["counters"]["bytes_per_cycle"] * r["counters"]["cycles_per_byte"] - 1) < 1e-6 for r in rs)
+PY
+	status_is "--counters table" 0 "$COPYPERF" --counters -q -s 4K -t 256K -r memcpy
+	check "--counters: cycles per byte in the table" grep -qE 'yes +[0-9.]+ +[0-9.]+$' "$T/out"
+fi
+
+# ---- the manual page -----------------------------------------------------------------------
+MAN=$ROOT/copyperf.1
+mandoc -T lint -W warning "$MAN" >"$T/lint" 2>&1
+check "copyperf.1 passes mandoc -T lint" test ! -s "$T/lint" || cat "$T/lint"
+"$COPYPERF" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u >"$T/help-opts"
+mandoc -T ascii "$MAN" | col -b | grep -oE -- '--[a-z][a-z-]+' | sort -u >"$T/man-opts"
+check "copyperf.1 and --help name the same long options" diff "$T/help-opts" "$T/man-opts"
+for opt in -r -s -t -b -c -a -n -f -o -q -h; do
+	"$COPYPERF" --help | grep -qE -- "^  $opt, --" || continue
+	mandoc -T ascii "$MAN" | col -b | grep -qE -- "^ +$opt, --" && ok || bad "copyperf.1 lacks $opt"
+done
+make -s -C "$ROOT" install DESTDIR="$T/root" PREFIX=/usr BUILD="$(dirname "$COPYPERF")" >/dev/null 2>"$T/install-err"
+check "make install puts the manual in share/man/man1" cmp "$MAN" "$T/root/usr/share/man/man1/copyperf.1"
+
+echo "results: $pass passed, $failed failed"
+[ "$failed" = 0 ]
