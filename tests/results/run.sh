@@ -128,7 +128,7 @@ check "the run's plot: its 14 sizes labelled" test "$(grep -oE '>[0-9]+ (B|KiB)<
 RUN="'$COPYPERF' -s 64K-8 -t 1M -n 3 -r memcpy -o /dev/null"
 script -qec "$RUN" /dev/null >"$T/tty.txt" 2>&1
 check "progress on a terminal: done of total" grep -qE '\[#+\.*\] [0-9]+/56 measurements' "$T/tty.txt"
-check "progress on a terminal: elapsed and time left" grep -qE 'measurements, [0-9]+s elapsed, about [0-9]+s left' "$T/tty.txt"
+check "progress on a terminal: elapsed and time left" grep -qE 'measurements, ([0-9]+[hm])?[0-9]+s? elapsed, about ([0-9]+[hm])?[0-9]+s? left' "$T/tty.txt"
 check "progress reaches the total" grep -qF '56/56 measurements' "$T/tty.txt"
 check "progress line is cleared at the end" grep -qF "$(printf '\r\033[K')" "$T/tty.txt"
 script -qec "$RUN -q" /dev/null >"$T/tty-quiet.txt" 2>&1
