@@ -23,9 +23,9 @@ static const char *terminal_for(const char *path)
 	const char *dot = strrchr(path, '.');
 
 	if (dot && !strcmp(dot, ".svg"))
-		return "svg size 1000,620 dynamic background rgb 'white' font 'sans,12'";
+		return "svg size 1000,680 dynamic background rgb 'white' font 'sans,12'";
 	if (dot && !strcmp(dot, ".png"))
-		return "pngcairo size 1000,620 background rgb 'white' font 'sans,10'";
+		return "pngcairo size 1000,680 background rgb 'white' font 'sans,10'";
 	return NULL;
 }
 
@@ -220,7 +220,7 @@ static void script(FILE *f, const struct result_set *sets, size_t n_sets, const 
 	title(f, &sets[0]);
 	fputs("set logscale x 2\nset xlabel 'chunk size'\n"
 	      "set ylabel 'throughput [MB/s, 2^20 B/s]: median, min-max bars'\n"
-	      "set yrange [0:*]\nset grid\nset key outside right top vertical\n"
+	      "set yrange [0:*]\nset grid\nset key below horizontal samplen 3 spacing 1.1 height 1\n"
 	      "set bars small\n",
 	      f);
 	xtics(f, sets, n_sets);
