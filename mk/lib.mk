@@ -33,3 +33,50 @@ test-lib: $(LIBCHECK)
 	@echo "== libcheck under ASan/UBSan"; $(SANITIZE_BUILD)/tests/libcheck | tail -1
 	@set -e; for isa in $(LIB_ISAS); do echo "== libcheck, COPYPERF_ISA=$$isa"; \
 		COPYPERF_ISA=$$isa $(LIBCHECK) | tail -1; done
+
+# ---- the LD_PRELOAD drop-in ------------------------------------------------------------------
+PRELOAD_SO := $(BUILD)/libcopyperf-preload.so
+PRELOAD_PROBE := $(BUILD)/tests/preload-probe
+all: $(PRELOAD_SO)
+
+# The C library's string functions are what the shim replaces: do not let the compiler call them.
+$(BUILD)/lib/preload.o: ALL_CFLAGS += -fno-builtin
+$(PRELOAD_SO): $(BUILD)/lib/preload.o $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libcopyperf-preload.so $(LDFLAGS) -o $@ $^
+
+$(PRELOAD_PROBE): $(BUILD)/tests/preload/probe.o
+	$(CC) $(LDFLAGS) -o $@ $^
+
+INSTALL_EXTRA += install -m 755 $(PRELOAD_SO) $(DESTDIR)$(PREFIX)/lib/libcopyperf-preload.so;
+
+.PHONY: test-preload
+test-preload: $(PRELOAD_SO) $(PRELOAD_PROBE)
+	@tests/preload/run.sh $(PRELOAD_SO) $(PRELOAD_PROBE)
+
+# ---- libFuzzer (clang): both functions against a byte loop, ~30 s in three settings -----------
+FUZZ_BUILD := $(BUILD)/fuzz
+FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_BIN   := $(FUZZ_BUILD)/tests/fuzz_copy
+FUZZ_SECONDS ?= 10
+
+$(FUZZ_BIN): tests/fuzz/fuzz_copy.c FORCE_LIB_FUZZ
+	@$(MAKE) --no-print-directory CC=clang BUILD=$(FUZZ_BUILD) EXTRA_CFLAGS="$(FUZZ_FLAGS)" \
+		CROSS_COMPILE= $(FUZZ_BUILD)/libcopyperf.a >/dev/null
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 $(WARNINGS) -Iinclude -O1 -g -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $< $(FUZZ_BUILD)/libcopyperf.a
+
+.PHONY: test-fuzz FORCE_LIB_FUZZ
+FORCE_LIB_FUZZ:
+# Defaults, then 'rep movsb' and non-temporal stores forced down to the smallest large size.
+test-fuzz: $(FUZZ_BIN)
+	@mkdir -p $(FUZZ_BUILD)/artifacts; passed=0; failed=0; \
+	for env in "COPYPERF_ISA=" $(LIB_FORCED); do \
+		if env $$env $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=64 \
+			-artifact_prefix=$(FUZZ_BUILD)/artifacts/ -print_final_stats=1 \
+			>$(FUZZ_BUILD)/fuzz.log 2>&1; then \
+			passed=$$((passed + 1)); echo "ok   fuzz $(FUZZ_SECONDS) s, $$env:" \
+			"$$(grep -o 'number_of_executed_units: *[0-9]*' $(FUZZ_BUILD)/fuzz.log)"; \
+		else failed=$$((failed + 1)); echo "FAIL fuzz, $$env:"; \
+			grep -E -A12 'ERROR|Test unit written' $(FUZZ_BUILD)/fuzz.log; fi; \
+	done; echo "$$passed passed, $$failed failed"; test $$failed = 0

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libcopyperf-preload.so: memcpy, memmove and mempcpy (and the _FORTIFY_SOURCE
+ * entries __memcpy_chk, __memmove_chk, __mempcpy_chk) backed by libcopyperf,
+ * for LD_PRELOAD=.../libcopyperf-preload.so any-program.
+ */
+#include <string.h>
+#include "copyperf.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* glibc's: reports a buffer overflow caught by a _chk entry and aborts. */
+extern void __chk_fail(void) __attribute__((noreturn));
+
+EXPORT void *memcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+	return copyperf_memcpy(dst, src, n);
+}
+
+EXPORT void *memmove(void *dst, const void *src, size_t n)
+{
+	return copyperf_memmove(dst, src, n);
+}
+
+EXPORT void *mempcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+	return (char *)copyperf_memcpy(dst, src, n) + n;
+}
+
+EXPORT void *__memcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dst_len);
+EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t dst_len);
+EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dst_len);
+
+EXPORT void *__memcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dst_len)
+{
+	if (n > dst_len)
+		__chk_fail();
+	return copyperf_memcpy(dst, src, n);
+}
+
+EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t dst_len)
+{
+	if (n > dst_len)
+		__chk_fail();
+	return copyperf_memmove(dst, src, n);
+}
+
+EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dst_len)
+{
+	if (n > dst_len)
+		__chk_fail();
+	return (char *)copyperf_memcpy(dst, src, n) + n;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The program test-preload runs with and without libcopyperf-preload.so:
+ * memcpy, memmove and mempcpy over many sizes, offsets and overlaps, printing
+ * a checksum of each result, so any difference shows.  With --where it prints
+ * which object the three symbols resolve to instead.
+ */
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define BUF (1u << 20)
+
+static unsigned char a[BUF + 4096], b[BUF + 4096];
+
+/* Calls through these, so the compiler cannot expand the copies inline. */
+static void *(*volatile cpy)(void *, const void *, size_t) = memcpy;
+static void *(*volatile mov)(void *, const void *, size_t) = memmove;
+static void *(*volatile pcpy)(void *, const void *, size_t) = mempcpy;
+
+static uint64_t checksum(const unsigned char *p, size_t n)
+{
+	uint64_t h = 1469598103934665603u; /* FNV-1a */
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 1099511628211u;
+	return h;
+}
+
+static void fill(unsigned char *p, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (unsigned char)((i * 131 + seed * 7 + (i >> 8)) ^ (i >> 3));
+}
+
+static int where(void)
+{
+	static const char *const names[] = { "memcpy", "memmove", "mempcpy" };
+
+	for (size_t i = 0; i < 3; i++) {
+		Dl_info info;
+		void *sym = dlsym(RTLD_DEFAULT, names[i]);
+
+		if (sym == NULL || !dladdr(sym, &info) || info.dli_fname == NULL)
+			printf("%s: unresolved\n", names[i]);
+		else
+			printf("%s: %s\n", names[i], info.dli_fname);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "--where") == 0)
+		return where();
+	for (size_t n = 1; n <= BUF; n = n < 300 ? n + 1 : n * 3 / 2 + 1) {
+		unsigned off = (unsigned)(n * 7 % 64), off2 = (unsigned)(n * 13 % 64);
+		unsigned char *end;
+
+		fill(a, sizeof(a), (unsigned)n);
+		memset(b, 0, sizeof(b));
+		cpy(b + off, a + off2, n);
+		end = pcpy(b + off2 + 2048, a + off, n > 2048 ? 2048 : n);
+		mov(a + off, a + off2 + 1, n); /* overlapping, either direction */
+		mov(b + off2 + 3, b + off, n);
+		printf("%zu %016llx %016llx %td\n", n, (unsigned long long)checksum(a, sizeof(a)),
+		       (unsigned long long)checksum(b, sizeof(b)), end - b);
+	}
+	return 0;
+}
