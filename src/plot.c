@@ -235,6 +235,15 @@ static void script(FILE *f, const struct result_set *sets, size_t n_sets, const 
 	fputs("set output\n", f);
 }
 
+static int any_verified(const struct result_set *sets, size_t n_sets)
+{
+	for (size_t s = 0; s < n_sets; s++)
+		for (size_t i = 0; i < sets[s].n; i++)
+			if (sets[s].rows[i].verified)
+				return 1;
+	return 0;
+}
+
 /* Feeds the script to gnuplot on a pipe: no temporary files, no shell. */
 int plot_write(const struct result_set *sets, size_t n_sets, const char *path, char *why,
 	       size_t whylen)
@@ -246,6 +255,10 @@ int plot_write(const struct result_set *sets, size_t n_sets, const char *path, c
 
 	if (plot_check(path, why, whylen))
 		return -1;
+	if (!any_verified(sets, n_sets)) {
+		snprintf(why, whylen, "plot: no verified results to draw into '%s'", path);
+		return -1;
+	}
 	gnuplot = find_gnuplot();
 	if (!gnuplot || pipe(fds)) {
 		free(gnuplot);

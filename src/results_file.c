@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +103,8 @@ static int read_row(struct result_row *row, const struct json *e, double **store
 	row->samples = *store;
 	row->n_samples = samples->n;
 	for (size_t k = 0; k < samples->n; k++) {
-		if (samples->items[k].type != JSON_NUMBER || !(samples->items[k].number > 0)) {
+		if (samples->items[k].type != JSON_NUMBER || !(samples->items[k].number > 0) ||
+		    !isfinite(samples->items[k].number)) {
 			snprintf(why, whylen, "result %zu (%s, chunk %llu): sample %zu is not a time > 0",
 				 i + 1, row->routine, (unsigned long long)row->chunk, k + 1);
 			return -1;

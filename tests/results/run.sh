@@ -72,6 +72,14 @@ usage_error "compare: --threshold must be a percentage" "--threshold: 'abc' is n
 usage_error "compare: --threshold 0 gates nothing" "--threshold: '0' is not a percentage" \
 	"$COPYPERF" compare --threshold 0 "$A" "$B"
 
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["results"][0]["samples"][2]=1e999; open(sys.argv[2],"w").write(json.dumps(d).replace("Infinity","1e999"))' \
+	"$A" "$T/infinite.json"
+usage_error "compare: a sample that is not a finite time" "result 1 (steady, chunk 65536): sample 3 is not a time > 0" \
+	"$COPYPERF" compare "$A" "$T/infinite.json"
+status_is "compare --help" 0 "$COPYPERF" compare --help
+check "compare --help names --threshold" has "--threshold PCT" "$T/out"
+usage_error "compare: unknown option" "unknown option '--bogus'" "$COPYPERF" compare --bogus "$A" "$B"
+
 # Two real runs compare point for point.
 "$COPYPERF" -q -s 4K-1K -t 256K -n 5 -r memcpy,copyperf_memcpy -f json -o "$T/r1.json" &&
 	"$COPYPERF" -q -s 4K-1K -t 256K -n 5 -r memcpy,copyperf_memcpy -f json -o "$T/r2.json"
@@ -103,6 +111,12 @@ status_is "plot two files" 0 "$COPYPERF" plot "$A" "$B" -o "$T/two.svg"
 svg_lines "$T/two.svg" >"$T/lines" 2>/dev/null
 check "plot: one line per routine and file" test "$(cat "$T/lines" | tr '\n' '|')" = \
 	"steady (user, $A)|slower (user, $A)|steady (user, $B)|slower (user, $B)|"
+status_is "plot --help" 0 "$COPYPERF" plot --help
+check "plot --help shows its usage" has "usage: copyperf plot -o FILE.svg|FILE.png RESULTS.json..." "$T/out"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["results"]=[]; json.dump(d, open(sys.argv[2],"w"))' \
+	"$A" "$T/empty.json"
+status_is "plot: nothing to draw" 1 "$COPYPERF" plot -o "$T/empty.svg" "$T/empty.json"
+check "plot: nothing to draw says so" has "no verified results to draw" "$T/err"
 status_is "plot a PNG" 0 "$COPYPERF" plot -o "$T/one.png" "$A"
 check "plot: the PNG is a PNG" test "$(head -c 8 "$T/one.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
 usage_error "plot: other extensions" "'$T/x.pdf' must end in .svg or .png" "$COPYPERF" plot -o "$T/x.pdf" "$A"
