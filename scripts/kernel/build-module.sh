@@ -1,0 +1,17 @@
+#!/bin/sh
+# Builds kmod/ against a kernel tree in a directory of its own, so builds for
+# several kernels or architectures never share objects, and prints the .ko's path.
+#   build-module.sh KDIR OUTDIR [ARCH=... CROSS_COMPILE=...]
+set -eu
+[ $# -ge 2 ] || { echo "usage: build-module.sh KDIR OUTDIR [MAKE VARIABLES]" >&2; exit 2; }
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kdir=$1 out=$2
+shift 2
+[ -f "$kdir/Makefile" ] || { echo "build-module.sh: no kernel build tree at '$kdir'" >&2; exit 1; }
+mkdir -p "$out/shim"
+out=$(cd "$out" && pwd)
+# -p keeps the times, so Kbuild recompiles only what changed.
+cp -p "$top"/kmod/Kbuild "$top"/kmod/*.c "$top"/kmod/*.h "$out/"
+cp -p "$top"/kmod/shim/*.h "$out/shim/"
+make -s -C "$kdir" M="$out" COPYPERF_SRC="$top" "$@" modules >&2
+echo "$out/copyperf.ko"

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Debian's packaged amd64 kernel, for booting in QEMU: prints two lines
+#   KDIR=/usr/src/linux-headers-<abi>      (build modules against it)
+#   VMLINUZ=$COPYPERF_CACHE/x86_64/vmlinuz-<abi>
+# The headers are installed (linux-headers-amd64); of linux-image only
+# /boot/vmlinuz is taken out of the .deb, cached, and fetched once per ABI.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${COPYPERF_CACHE:-/var/cache/copyperf}/x86_64
+
+"$here/../ensure-packages.sh" linux-headers-amd64 >&2
+
+# The ABI name (6.1.0-NN-amd64) is the headers directory's, not the package version's.
+abi_of_headers() {
+	dep=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 | tr ',' '\n' |
+		sed -n 's/^ *linux-headers-\([^ ]*-amd64\).*/\1/p' | head -1)
+	[ -n "$dep" ] && [ -d "/usr/src/linux-headers-$dep" ] && echo "$dep"
+}
+abi=$(abi_of_headers) || {
+	echo "debian-kernel.sh: linux-headers-amd64 names no installed headers directory" >&2
+	exit 1
+}
+
+vmlinuz=$cache/vmlinuz-$abi
+if [ ! -s "$vmlinuz" ]; then
+	mkdir -p "$cache"
+	tmp=$(mktemp -d "$cache/fetch.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	# The mirror may have moved on from the installed ABI: update, take the current one.
+	if ! (cd "$tmp" && apt-get download -q "linux-image-$abi" >/dev/null 2>&1); then
+		if [ "$(id -u)" = 0 ]; then
+			apt-get update -q >/dev/null
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+				linux-headers-amd64 >/dev/null
+			abi=$(abi_of_headers)
+			vmlinuz=$cache/vmlinuz-$abi
+		fi
+		(cd "$tmp" && apt-get download -q "linux-image-$abi" >/dev/null) || {
+			echo "debian-kernel.sh: cannot download linux-image-$abi" >&2
+			exit 1
+		}
+	fi
+	dpkg-deb --fsys-tarfile "$tmp"/linux-image-"$abi"_*.deb |
+		tar -x -O "./boot/vmlinuz-$abi" >"$tmp/vmlinuz"
+	[ -s "$tmp/vmlinuz" ] || { echo "debian-kernel.sh: no vmlinuz in linux-image-$abi" >&2; exit 1; }
+	mv "$tmp/vmlinuz" "$vmlinuz"
+fi
+echo "KDIR=/usr/src/linux-headers-$abi"
+echo "VMLINUZ=$vmlinuz"

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Packs a gzip'd cpio initramfs: busybox, an /init, and the given files under /guest.
+#   make-initramfs.sh OUT BUSYBOX INIT FILE[:NAME]...
+# BUSYBOX: a static busybox for the guest's architecture; INIT: the /init script
+# (guest-init.sh runs /guest/run); each FILE lands as /guest/NAME (default: its
+# base name), executable files staying executable.
+set -eu
+[ $# -ge 3 ] || { echo "usage: make-initramfs.sh OUT BUSYBOX INIT FILE[:NAME]..." >&2; exit 2; }
+out=$1 busybox=$2 init=$3
+shift 3
+for need in cpio gzip; do
+	command -v $need >/dev/null || { echo "make-initramfs.sh: $need is missing" >&2; exit 1; }
+done
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys" "$root/tmp" "$root/guest"
+cp "$busybox" "$root/bin/busybox"
+cp "$init" "$root/init"
+chmod 755 "$root/bin/busybox" "$root/init"
+for spec in "$@"; do
+	file=${spec%%:*}
+	name=${spec#*:}
+	[ "$name" != "$spec" ] || name=$(basename "$file")
+	[ -f "$file" ] || { echo "make-initramfs.sh: no file '$file'" >&2; exit 1; }
+	cp -p "$file" "$root/guest/$name"
+done
+mkdir -p "$(dirname "$out")"
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --owner=0:0 --quiet) | gzip -1 >"$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,80 @@
+#!/bin/sh
+# Runs inside the test guest as /guest/run, next to copyperf, ioctl_cases and
+# copyperf.ko: the module's whole life as a user meets it.  Prints the kernel
+# sweep's table and "N passed, N failed"; exits 1 on any failure.
+# SWEEP_TOTAL (default 256K) is the sweep's --total.
+set -u
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok   $*"; }
+bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+# check NAME COMMAND...: the command must succeed
+check() {
+	name=$1
+	shift
+	if "$@" >/tmp/out 2>&1; then ok "$name"; else bad "$name: $(tail -n 3 /tmp/out)"; fi
+}
+# usage_error NAME TEXT ARGS...: copyperf exits 2 with one line on stderr containing TEXT
+usage_error() {
+	name=$1 want=$2
+	shift 2
+	copyperf "$@" >/tmp/out 2>/tmp/err
+	st=$?
+	if [ "$st" = 2 ] && [ "$(wc -l </tmp/err)" = 1 ] && grep -q -- "$want" /tmp/err; then
+		ok "$name"
+	else
+		bad "$name: exit $st, stderr: $(cat /tmp/err)"
+	fi
+}
+kernel_log_clean() {
+	! dmesg | grep -E '(^|[^A-Za-z])(BUG|WARNING|Oops)|soft lockup|Call Trace'
+}
+
+usage_error "no module: says how to load it" "insmod" --kernel -q -t 64K -s 64K
+check "insmod" insmod ./copyperf.ko
+check "/dev/copyperf appears" test -c /dev/copyperf
+check "--list --kernel names the module's routines" \
+	sh -c 'copyperf --kernel --list | grep -q "^copy_from_user .*copy_from_user"'
+
+# The seed's sweep, 64 KiB to 8 B, for the four routines the issue names.
+sweep="memcpy,copy_to_user,copy_from_user,copyperf_generic"
+if copyperf --kernel -q -r "$sweep" -t "${SWEEP_TOTAL:-256K}" -n 3 -o /tmp/sweep.txt; then
+	rows_ok=yes
+	for r in memcpy copy_to_user copy_from_user copyperf_generic; do
+		n=$(grep -cE "^$r +[0-9]+ .* yes$" /tmp/sweep.txt)
+		[ "$n" = 14 ] || { rows_ok="$r has $n verified rows"; break; }
+	done
+	if [ "$rows_ok" = yes ]; then ok "kernel sweep: 14 verified rows per routine"
+	else bad "kernel sweep: $rows_ok"; fi
+else
+	bad "kernel sweep: copyperf exited $?"
+fi
+check "every routine, every cache mode, offsets 1:3, json" sh -c '
+	for c in flush flush-timed hot; do
+		copyperf --kernel -q -c $c -a 1:3 -s 4K,64,8 -t 16K -n 1 -f json >/tmp/j || exit 1
+		grep -q "\"space\":\"kernel\"" /tmp/j || exit 1
+		! grep -q "\"verified\":false" /tmp/j || exit 1
+	done'
+check "seed format" sh -c 'copyperf --kernel -q -r copy_to_user -s 64K -t 64K -n 1 -f seed |
+	grep -q "^chunk:  65536 \[B\] | transfer:"'
+usage_error "unknown routine lists the module's" \
+	"unknown kernel routine 'nosuch' (valid: memcpy, memmove, copy_to_user" \
+	--kernel -r nosuch -s 64K -t 64K
+usage_error "cold is refused" "--cache cold: not available with --kernel" \
+	--kernel -c cold -s 64K -t 64K
+usage_error "a buffer over the module's limit" "--buffer: at most" \
+	--kernel -b 1G -s 64K -t 64K
+check "bad ioctl inputs" ./ioctl_cases
+cat /tmp/out
+check "rmmod" rmmod copyperf
+check "/dev/copyperf is gone" test ! -e /dev/copyperf
+usage_error "unloaded: says how to load it" "insmod" --kernel -q -t 64K -s 64K
+check "insmod again" insmod ./copyperf.ko
+check "a run after reloading" copyperf --kernel -q -s 64K,8 -t 64K -n 1
+check "rmmod again" rmmod copyperf
+check "kernel log: no BUG, WARNING, Oops or lockup" kernel_log_clean
+
+echo "==== kernel sweep table"
+cat /tmp/sweep.txt
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
