@@ -78,12 +78,17 @@ int counters_open(struct counters *c, const struct counter_spec spec[N_COUNTERS]
 		explain(errno, why, whylen);
 		return -1;
 	}
-	c->open = 1;
 	/* A member the PMU lacks (LLC misses in some VMs) is left out, not fatal. */
-	for (int e = 1; e < N_COUNTERS; e++) {
-		c->fd[e] = open_event(&spec[e], c->fd[0]);
-		if (c->fd[e] >= 0)
+	for (int e = 0; e < N_COUNTERS; e++) {
+		if (e)
+			c->fd[e] = open_event(&spec[e], c->fd[0]);
+		if (c->fd[e] >= 0 && ioctl(c->fd[e], PERF_EVENT_IOC_ID, &c->id[e]) == 0)
 			c->open |= 1u << e;
+	}
+	if (!(c->open & 1)) {
+		snprintf(why, whylen, "hardware counters cannot be identified: %s", strerror(errno));
+		counters_close(c);
+		return -1;
 	}
 	return 0;
 }
@@ -118,7 +123,6 @@ void counters_stop(struct counters *c, struct counter_values *out)
 {
 	/* PERF_FORMAT_GROUP: nr, time enabled, time running, then (value, id) per event */
 	uint64_t buf[3 + 2 * N_COUNTERS];
-	uint64_t id[N_COUNTERS];
 	ssize_t got;
 
 	counters_pause(c);
@@ -127,12 +131,9 @@ void counters_stop(struct counters *c, struct counter_values *out)
 	got = read(c->fd[0], buf, sizeof(buf));
 	if (got < (ssize_t)(3 * sizeof(uint64_t)) || buf[2] == 0)
 		return; /* never scheduled (the PMU was busy): nothing counted */
-	for (int e = 0; e < N_COUNTERS; e++)
-		if (!(c->open & (1u << e)) || ioctl(c->fd[e], PERF_EVENT_IOC_ID, &id[e]))
-			id[e] = UINT64_MAX;
 	for (uint64_t i = 0; i < buf[0] && 3 + 2 * i + 1 < (uint64_t)got / sizeof(uint64_t); i++)
 		for (int e = 0; e < N_COUNTERS; e++)
-			if (id[e] == buf[3 + 2 * i + 1]) {
+			if ((c->open & (1u << e)) && c->id[e] == buf[3 + 2 * i + 1]) {
 				/* scale up when the PMU was shared for part of the time */
 				out->count[e] = (uint64_t)((double)buf[3 + 2 * i] * (double)buf[1] /
 							   (double)buf[2]);

@@ -32,8 +32,9 @@ struct counter_spec {
 };
 
 struct counters {
-	int fd[N_COUNTERS]; /* -1: not counted */
-	unsigned open;      /* bit e: fd[e] is open */
+	int fd[N_COUNTERS];       /* -1: not counted */
+	uint64_t id[N_COUNTERS];  /* the kernel's id of each, to match the group's read */
+	unsigned open;            /* bit e: fd[e] is open */
 };
 
 extern const struct counter_spec counters_hardware[N_COUNTERS];
