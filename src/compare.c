@@ -67,10 +67,17 @@ static void describe(const char *name, const struct result_set *s)
 }
 
 struct verdict {
-	double speed_a, speed_b, ratio;
+	struct summary a, b; /* of each side's speeds */
+	double ratio;
 	struct mann_whitney test;
 	bool significant;
 };
+
+/* The spread of the repeats: half their range, in percent of the median. */
+static double half_range(const struct summary *s)
+{
+	return (s->max - s->min) / 2 / s->median * 100;
+}
 
 static void judge(const struct result_row *a, const struct result_row *b, struct verdict *v)
 {
@@ -80,9 +87,9 @@ static void judge(const struct result_row *a, const struct result_row *b, struct
 		abort();
 	row_speeds(a, sa);
 	row_speeds(b, sb);
-	v->speed_a = median_of(sa, a->n_samples);
-	v->speed_b = median_of(sb, b->n_samples);
-	v->ratio = v->speed_b / v->speed_a;
+	summarize(sa, a->n_samples, &v->a);
+	summarize(sb, b->n_samples, &v->b);
+	v->ratio = v->b.median / v->a.median;
 	mann_whitney(sb, b->n_samples, sa, a->n_samples, &v->test);
 	v->significant = v->test.p < COMPARE_ALPHA;
 	free(sa);
@@ -100,11 +107,12 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 		abort();
 	describe("A", a);
 	describe("B", b);
-	printf("speed: median of each point's repeats, MB/s = 2^20 bytes/s; B/A below 1: B is slower\n"
+	printf("speed: median of each point's repeats, MB/s = 2^20 bytes/s, +- half their range;\n"
+	       "B/A below 1: B is slower\n"
 	       "test: Mann-Whitney U, two-sided, on the repeats' speeds; '*' where p < %.2f\n\n",
 	       COMPARE_ALPHA);
-	printf("%-18s %-6s %9s %12s %12s %7s %8s\n", "routine", "space", "chunk [B]", "A MB/s",
-	       "B MB/s", "B/A", "p");
+	printf("%-18s %-6s %9s %12s %6s %12s %6s %7s %8s\n", "routine", "space", "chunk [B]",
+	       "A MB/s", "+-", "B MB/s", "+-", "B/A", "p");
 	for (size_t i = 0; i < a->n; i++) {
 		const struct result_row *ra = &a->rows[i], *rb = find_row(b, ra);
 		struct verdict v;
@@ -122,9 +130,10 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 		judge(ra, rb, &v);
 		approx += !v.test.exact;
 		compared++;
-		printf("%-18s %-6s %9llu %12.1f %12.1f %7.3f %8.4f%s\n", ra->routine, ra->space,
-		       (unsigned long long)ra->chunk, v.speed_a / BYTES_PER_MB,
-		       v.speed_b / BYTES_PER_MB, v.ratio, v.test.p, v.significant ? " *" : "");
+		printf("%-18s %-6s %9llu %12.1f %5.1f%% %12.1f %5.1f%% %7.3f %8.4f%s\n", ra->routine,
+		       ra->space, (unsigned long long)ra->chunk, v.a.median / BYTES_PER_MB,
+		       half_range(&v.a), v.b.median / BYTES_PER_MB, half_range(&v.b), v.ratio,
+		       v.test.p, v.significant ? " *" : "");
 		struct routine_ratios *g = ratios_for(groups, &n_groups, ra, a->n);
 
 		g->ratios[g->n++] = v.ratio;
