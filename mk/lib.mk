@@ -80,3 +80,16 @@ test-fuzz: $(FUZZ_BIN)
 		else failed=$$((failed + 1)); echo "FAIL fuzz, $$env:"; \
 			grep -E -A12 'ERROR|Test unit written' $(FUZZ_BUILD)/fuzz.log; fi; \
 	done; echo "$$passed passed, $$failed failed"; test $$failed = 0
+
+# ---- make bench: copyperf_memcpy against the C library's memcpy (not part of make test) -------
+COPYBENCH := $(BUILD)/bench/copybench
+BENCH_ARGS ?=
+
+$(COPYBENCH): $(BUILD)/bench/copybench.o $(LIB_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: bench
+bench: $(COPYBENCH)
+	@echo "machine: $$(uname -srm), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"\
+		"$$(nproc) CPUs, glibc $$(ldd --version | head -1 | awk '{print $$NF}'); load: $$(cut -d' ' -f1-3 /proc/loadavg)"
+	$(COPYBENCH) $(BENCH_ARGS)

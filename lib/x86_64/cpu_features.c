@@ -6,7 +6,7 @@
 #define XCR0_SSE_AVX 0x6u      /* XMM and YMM state */
 #define XCR0_AVX512 0xe0u      /* opmask, ZMM0-15 upper halves, ZMM16-31 */
 
-static unsigned long long read_xcr0(void)
+EARLY static unsigned long long read_xcr0(void)
 {
 	unsigned lo, hi;
 
@@ -14,7 +14,7 @@ static unsigned long long read_xcr0(void)
 	return ((unsigned long long)hi << 32) | lo;
 }
 
-static void detect(struct x86_features *f)
+EARLY static void detect(struct x86_features *f)
 {
 	unsigned a, b, c, d, max_leaf = __get_cpuid_max(0, NULL);
 	unsigned long long xcr0 = 0;
@@ -34,7 +34,7 @@ static void detect(struct x86_features *f)
 		    (xcr0 & XCR0_AVX512) == XCR0_AVX512;
 }
 
-const struct x86_features *x86_features(void)
+EARLY const struct x86_features *x86_features(void)
 {
 	static struct x86_features f;
 	static int done; /* racing first callers compute the same answer */
@@ -49,17 +49,17 @@ const struct x86_features *x86_features(void)
 	return &f;
 }
 
-int x86_has_avx2(void)
+EARLY int x86_has_avx2(void)
 {
 	return x86_features()->avx2;
 }
 
-int x86_has_avx512(void)
+EARLY int x86_has_avx512(void)
 {
 	return x86_features()->avx512;
 }
 
-int x86_has_erms(void)
+EARLY int x86_has_erms(void)
 {
 	return x86_features()->erms;
 }

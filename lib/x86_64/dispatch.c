@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Chooses the x86-64 copy once per process: the widest variant the CPU and
- * OS support (or COPYPERF_ISA), with the thresholds from tuning.c.  The
- * pointers start at a resolver, so the first call anywhere (even from
- * another library's constructor, under LD_PRELOAD) chooses; no call after
- * that tests a feature.
+ * OS support, or the one COPYPERF_ISA names.  The choice is made inside the
+ * ifunc resolvers (memcpy.c, memmove.c), which run while the program is
+ * being relocated: before the C library is ready for us (no errno, no TLS,
+ * maybe unrelocated calls), so they use CPUID and raw system calls only.
+ * The thresholds are read later, by a constructor, with the C library; until
+ * then the windows are empty and every variant copies with its vector loop.
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+#include <sys/syscall.h>
 #include "x86_copy.h"
 #include "../generic/copy_compat.h"
 
@@ -25,79 +27,127 @@ static const struct variant variants[] = { /* narrowest first */
 	{ "avx512", copyperf_memcpy_avx512, copyperf_memmove_avx512, x86_has_avx512 },
 };
 #define N_VARIANTS (sizeof(variants) / sizeof(variants[0]))
-#define BASELINE 1 /* sse2: what a call gets while the choice is being made */
 
-/* Empty windows until chosen: a variant called before then uses its vector loop. */
+/* Empty windows until the constructor has run. */
 struct x86_tuning x86_tuning = { 0, 0, (size_t)-1 };
 
 static struct x86_tuning_report report;
-static const struct variant *chosen;
+static const struct variant *chosen; /* written by the first resolver */
 
-static int resolved; /* 0: not yet, 1: in progress, 2: done */
-
-static const struct variant *choose(void)
+EARLY static long raw_syscall3(long nr, long a, long b, long c)
 {
-	const char *want = getenv("COPYPERF_ISA");
+	long ret;
+
+	__asm__ volatile("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b), "d"(c)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+/*
+ * COPYPERF_ISA's value from /proc/self/environ, through raw system calls;
+ * false if it is unset or cannot be read (no /proc: the CPU decides).
+ */
+EARLY static bool early_isa(char *out, size_t len)
+{
+	static const char key[] = "COPYPERF_ISA=";
+	char buf[512];
+	size_t matched = 0, kept = 0; /* bytes of key matched; of the value kept */
+	bool in_value = false, at_start = true, found = false;
+	long fd = raw_syscall3(SYS_open, (long)"/proc/self/environ", 0 /* O_RDONLY */, 0), got;
+
+	if (fd < 0)
+		return false;
+	while (!found && (got = raw_syscall3(SYS_read, fd, (long)buf, sizeof(buf))) > 0) {
+		for (long i = 0; i < got && !found; i++) {
+			char c = buf[i];
+
+			if (in_value) {
+				if (c == '\0')
+					found = true;
+				else if (kept + 1 < len)
+					out[kept++] = c;
+			} else if (c == '\0') {
+				at_start = true;
+				matched = 0;
+			} else if (at_start && c == key[matched]) {
+				if (++matched == sizeof(key) - 1)
+					in_value = true;
+			} else {
+				at_start = false;
+			}
+		}
+	}
+	raw_syscall3(SYS_close, fd, 0, 0);
+	out[kept] = '\0';
+	return in_value;
+}
+
+/* strcmp(a, b) == 0, without calling the C library (see the top of the file). */
+EARLY static bool same_name(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* The variant for `want` (NULL: the best); *why says why `want` was not honoured. */
+EARLY static const struct variant *choose(const char *want, const char **why)
+{
 	const struct variant *best = &variants[0];
 
+	*why = NULL;
 	for (size_t i = 0; i < N_VARIANTS; i++) {
 		const struct variant *v = &variants[i];
 		int ok = v->available == NULL || v->available();
 
-		if (want && *want && strcmp(want, v->isa) == 0) {
+		if (want && same_name(want, v->isa)) {
 			if (ok)
 				return v;
-			env_warn("COPYPERF_ISA", want, "not supported by this CPU; using the best that is");
+			*why = "not supported by this CPU; using the best that is";
 			want = NULL;
 		}
 		if (ok)
 			best = v;
 	}
-	if (want && *want)
-		env_warn("COPYPERF_ISA", want, "not one of generic, sse2, avx2, avx512; ignored");
+	if (want)
+		*why = "not one of generic, sse2, avx2, avx512; ignored";
 	return best;
 }
 
-/* Returns non-zero once the choice is made; zero if another caller is making it. */
-static int resolve(void)
+EARLY static const struct variant *choose_early(void)
 {
-	int expected = 0;
+	char want[32];
+	const char *why;
+	const struct variant *v = choose(early_isa(want, sizeof(want)) && want[0] ? want : NULL, &why);
 
-	if (__atomic_load_n(&resolved, __ATOMIC_ACQUIRE) == 2)
-		return 1;
-	if (!__atomic_compare_exchange_n(&resolved, &expected, 1, 0, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE))
-		return 0;
+	chosen = v; /* every resolver computes the same answer */
+	return v;
+}
+
+EARLY copyperf_copy_fn x86_choose_memcpy(void)
+{
+	return choose_early()->memcpy_fn;
+}
+
+EARLY copyperf_copy_fn x86_choose_memmove(void)
+{
+	return choose_early()->memmove_fn;
+}
+
+/* With the C library ready: the thresholds, and a warning about a COPYPERF_ISA not honoured. */
+__attribute__((constructor)) static void tune_at_load(void)
+{
+	const char *want = getenv("COPYPERF_ISA"), *why;
+
 	x86_tuning_compute(x86_features(), &report);
-	chosen = choose();
 	x86_tuning = report.t;
-	__atomic_store_n(&x86_memcpy_impl, chosen->memcpy_fn, __ATOMIC_RELEASE);
-	__atomic_store_n(&x86_memmove_impl, chosen->memmove_fn, __ATOMIC_RELEASE);
-	__atomic_store_n(&resolved, 2, __ATOMIC_RELEASE);
-	return 1;
-}
-
-static void *resolve_memcpy(void *dst, const void *src, size_t n)
-{
-	if (!resolve())
-		return variants[BASELINE].memcpy_fn(dst, src, n);
-	return x86_memcpy_impl(dst, src, n);
-}
-
-static void *resolve_memmove(void *dst, const void *src, size_t n)
-{
-	if (!resolve())
-		return variants[BASELINE].memmove_fn(dst, src, n);
-	return x86_memmove_impl(dst, src, n);
-}
-
-copyperf_copy_fn x86_memcpy_impl = resolve_memcpy;
-copyperf_copy_fn x86_memmove_impl = resolve_memmove;
-
-/* Chosen at load time, so that no measured call is the one that chooses. */
-__attribute__((constructor)) static void resolve_at_load(void)
-{
-	resolve();
+	if (want && *want) {
+		choose(want, &why);
+		if (why)
+			env_warn("COPYPERF_ISA", want, why);
+	}
 }
 
 static const char *origin(enum tuning_origin o)
@@ -120,13 +170,12 @@ const char *copyperf_describe(void)
 	static char line[400];
 	char *p = line, *end = line + sizeof(line);
 	const struct x86_features *f = x86_features();
+	const struct variant *v = chosen ? chosen : choose_early();
 
-	while (!resolve())
-		; /* another thread is choosing: it takes microseconds */
-	p += snprintf(p, sizeof(line), "x86-64 %s variant (CPU: sse2%s%s%s%s);", chosen->isa,
+	p += snprintf(p, sizeof(line), "x86-64 %s variant (CPU: sse2%s%s%s%s);", v->isa,
 		      f->avx2 ? " avx2" : "", f->avx512 ? " avx512" : "", f->erms ? " erms" : "",
 		      f->fsrm ? " fsrm" : "");
-	if (strcmp(chosen->isa, "generic") == 0) {
+	if (v == &variants[0]) {
 		snprintf(p, (size_t)(end - p), " portable C, no thresholds");
 		return line;
 	}

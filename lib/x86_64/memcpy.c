@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* libcopyperf's memcpy on x86-64: one jump to the variant chosen at load time. */
+/*
+ * libcopyperf's memcpy on x86-64 is an ifunc: the dynamic linker (or, in a
+ * static program, the C library's start-up) binds it once to the variant
+ * dispatch.c chooses, so a call is a direct jump to that variant.
+ */
 #include "x86_copy.h"
 
-void *copyperf_memcpy(void *restrict dst, const void *restrict src, size_t n)
+EARLY __attribute__((used)) static copyperf_copy_fn resolve_memcpy(void)
 {
-	return __atomic_load_n(&x86_memcpy_impl, __ATOMIC_RELAXED)(dst, src, n);
+	return x86_choose_memcpy();
 }
+
+void *copyperf_memcpy(void *restrict dst, const void *restrict src, size_t n)
+	__attribute__((ifunc("resolve_memcpy")));

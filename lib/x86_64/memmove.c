@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* libcopyperf's memmove on x86-64: one jump to the variant chosen at load time. */
+/* libcopyperf's memmove on x86-64: an ifunc, like memcpy.c. */
 #include "x86_copy.h"
 
-void *copyperf_memmove(void *dst, const void *src, size_t n)
+EARLY __attribute__((used)) static copyperf_copy_fn resolve_memmove(void)
 {
-	return __atomic_load_n(&x86_memmove_impl, __ATOMIC_RELAXED)(dst, src, n);
+	return x86_choose_memmove();
 }
+
+void *copyperf_memmove(void *dst, const void *src, size_t n) __attribute__((ifunc("resolve_memmove")));

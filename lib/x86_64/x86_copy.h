@@ -10,13 +10,27 @@
 #include <stddef.h>
 #include "../internal.h"
 
+/*
+ * Library-internal: bound at link time, never through the PLT, so the ifunc
+ * resolvers can call them before this object's relocations are done.
+ */
+#pragma GCC visibility push(hidden)
+
+/*
+ * For the code an ifunc resolver runs: that is before the sanitizer runtimes,
+ * the stack-protector canary (TLS, in a static program) and this object's
+ * relocations are ready, so none of those may be used.
+ */
+#define EARLY                                                                     \
+	__attribute__((no_sanitize("address"), no_sanitize("undefined"), no_stack_protector))
+
 struct x86_features {
 	bool sse2, avx2, avx512; /* avx512: F, BW and VL, and the OS saves the ZMM state */
 	bool erms, fsrm;         /* fast 'rep movsb' (Enhanced REP MOVSB, Fast Short REP MOV) */
 };
 
 /* Reads CPUID and XGETBV once. */
-const struct x86_features *x86_features(void);
+EARLY const struct x86_features *x86_features(void);
 
 /*
  * Sizes above the small-copy range (8 vectors) go by 'rep movsb' when
@@ -58,12 +72,14 @@ X86_VARIANT(sse2);
 X86_VARIANT(avx2);
 X86_VARIANT(avx512);
 
-int x86_has_avx2(void);
-int x86_has_avx512(void);
-int x86_has_erms(void);
+EARLY int x86_has_avx2(void);
+EARLY int x86_has_avx512(void);
+EARLY int x86_has_erms(void);
 
-/* The copies copyperf_memcpy/copyperf_memmove jump to, chosen once (dispatch.c). */
-extern copyperf_copy_fn x86_memcpy_impl;
-extern copyperf_copy_fn x86_memmove_impl;
+/* The ifunc resolvers' answers (dispatch.c): what copyperf_memcpy/copyperf_memmove become. */
+EARLY copyperf_copy_fn x86_choose_memcpy(void);
+EARLY copyperf_copy_fn x86_choose_memmove(void);
+
+#pragma GCC visibility pop
 
 #endif
