@@ -27,6 +27,7 @@ static void list_routines(FILE *f)
 		fprintf(f, "%-20s %s%s\n", r->name, r->description,
 			copyperf_routine_available(r) ? "" : " (not on this CPU)");
 	}
+	fprintf(f, "# copyperf_memcpy/copyperf_memmove: %s\n", copyperf_describe());
 }
 
 static int pin_cpu(int cpu, char *err, size_t errlen)
