@@ -8,10 +8,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 kdir=$1 out=$2
 shift 2
 [ -f "$kdir/Makefile" ] || { echo "build-module.sh: no kernel build tree at '$kdir'" >&2; exit 1; }
+# From scratch each time (2 s): an incremental external build here once linked a
+# stale copyperf.mod.o whose symbol versions no longer matched the code.
+rm -rf "$out"
 mkdir -p "$out/shim"
 out=$(cd "$out" && pwd)
-# -p keeps the times, so Kbuild recompiles only what changed.
-cp -p "$top"/kmod/Kbuild "$top"/kmod/*.c "$top"/kmod/*.h "$out/"
-cp -p "$top"/kmod/shim/*.h "$out/shim/"
+cp "$top"/kmod/Kbuild "$top"/kmod/*.c "$top"/kmod/*.h "$out/"
+cp "$top"/kmod/shim/*.h "$out/shim/"
 make -s -C "$kdir" M="$out" COPYPERF_SRC="$top" "$@" modules >&2
 echo "$out/copyperf.ko"

@@ -42,7 +42,7 @@ else
 fi
 # watchdog_thresh=1: a walk that holds the CPU for 2 s is reported as a soft lockup.
 "$scripts/boot-qemu.sh" -q "qemu-system-x86_64 $accel -m 512 -smp 1 -nodefaults" \
-	-k "$VMLINUZ" -i "$work/initramfs.cpio.gz" -c ttyS0 -r ttyS1 -d "$work" -t 240 \
+	-k "$VMLINUZ" -i "$work/initramfs.cpio.gz" -c ttyS0 -r ttyS1 -d "$work" -t 120 \
 	-a "watchdog_thresh=1"
 status=$?
 # A serial line ends in \r\n.
