@@ -8,7 +8,7 @@
 #define COPYPERF_KMOD_CACHE_FLUSH_H
 
 #include <linux/types.h>
-#include <asm/cacheflush.h>
+#include <linux/cacheflush.h>
 
 #if defined(CONFIG_X86)
 #define CP_CAN_FLUSH 1

@@ -78,6 +78,17 @@ unpin:
 	return pinned < 0 ? pinned : err;
 }
 
+/* Kernel memory, or the command's buffer, which must hold the whole layout. */
+static int cp_side_setup(struct cp_side *side, bool user, const struct copyperf_measure *m,
+			 size_t len)
+{
+	if (!user)
+		return cp_side_alloc(side, len);
+	if (m->user_len < len)
+		return -EINVAL;
+	return cp_side_pin(side, m->user_addr, len);
+}
+
 static void cp_side_release(struct cp_side *side)
 {
 	if (cp_is_user(side)) {
@@ -164,21 +175,10 @@ static int cp_measure_locked(struct copyperf_measure *m)
 	size_t touched;
 	int err;
 
-	/* The command's buffer is the user side; it must hold the whole layout. */
-	if (r->direction == COPYPERF_KERNEL_TO_USER) {
-		if (m->user_len < dst_len)
-			return -EINVAL;
-		err = cp_side_pin(&dst, m->user_addr, dst_len);
-	} else {
-		err = cp_side_alloc(&dst, dst_len);
-	}
+	err = cp_side_setup(&dst, r->direction == COPYPERF_KERNEL_TO_USER, m, dst_len);
 	if (err)
 		return err;
-	if (r->direction == COPYPERF_USER_TO_KERNEL) {
-		err = m->user_len < src_len ? -EINVAL : cp_side_pin(&src, m->user_addr, src_len);
-	} else {
-		err = cp_side_alloc(&src, src_len);
-	}
+	err = cp_side_setup(&src, r->direction == COPYPERF_USER_TO_KERNEL, m, src_len);
 	if (err)
 		goto release_dst;
 

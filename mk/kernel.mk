@@ -11,6 +11,8 @@ KERNEL_TEST_BUILD := build/static
 
 .PHONY: kmod kmod-clean test-kernel
 kmod:
+	@test -f $(KDIR)/Makefile || { echo "kmod: no kernel build tree at $(KDIR)" \
+		"(install this kernel's headers, or give KDIR=/path/to/kernel/build)" >&2; exit 2; }
 	$(MAKE) -C kmod KDIR=$(KDIR) $(if $(ARCH),ARCH=$(ARCH)) \
 		$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE))
 

@@ -8,6 +8,7 @@
 #ifndef _UAPI_COPYPERF_IOCTL_H
 #define _UAPI_COPYPERF_IOCTL_H
 
+#include <linux/const.h>
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
@@ -24,7 +25,7 @@
 /* Largest alignment offset from a page-aligned base. */
 #define COPYPERF_MAX_ALIGN 4095
 /* Bytes per measurement above which a request is refused (the command's own limit). */
-#define COPYPERF_MAX_TOTAL (1ULL << 40)
+#define COPYPERF_MAX_TOTAL _BITULL(40)
 
 /*
  * The data (src/pattern.h): byte i of a source is pattern_byte(COPYPERF_PATTERN_BIAS + i),
