@@ -7,49 +7,18 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-scripts=$top/scripts/kernel
 work=$top/build/kernel-test
 passed=0
 failed=0
 ok() { passed=$((passed + 1)); echo "ok   $*"; }
 bad() { failed=$((failed + 1)); echo "FAIL $*"; }
-finish() {
-	echo "$passed passed, $failed failed"
-	[ "$failed" = 0 ]
-	exit
-}
 
-copyperf=$1 ioctl_cases=$2
-kernel=$("$scripts/debian-kernel.sh") || { bad "fetching Debian's kernel"; finish; }
-eval "$kernel"
-echo "kernel: $VMLINUZ, headers: $KDIR"
-if ko=$("$scripts/build-module.sh" "$KDIR" "$work/kmod-$(basename "$KDIR")"); then
-	ok "the module builds against $(basename "$KDIR")"
-else
-	bad "the module does not build against $KDIR"
-	finish
-fi
-"$scripts/make-initramfs.sh" "$work/initramfs.cpio.gz" "$(command -v busybox)" \
-	"$scripts/guest-init.sh" "$copyperf" "$ioctl_cases" "$ko" "$here/guest.sh:run" ||
-	{ bad "packing the initramfs"; finish; }
-
-# QEMU's KVM fallback does not trigger when a paravirtual KVM starts and then hangs:
-# KVM only where the CPU really has it.
-if grep -qwE 'vmx|svm' /proc/cpuinfo && [ -w /dev/kvm ]; then
-	accel="-accel kvm -cpu host"
-else
-	accel="-accel tcg -cpu max"
-fi
 # watchdog_thresh=1: a walk that holds the CPU for 2 s is reported as a soft lockup.
-"$scripts/boot-qemu.sh" -q "qemu-system-x86_64 $accel -m 512 -smp 1 -nodefaults" \
-	-k "$VMLINUZ" -i "$work/initramfs.cpio.gz" -c ttyS0 -r ttyS1 -d "$work" -t 120 \
-	-a "watchdog_thresh=1"
+"$top/scripts/kernel/x86_64-guest.sh" "$work" 120 "$here/guest.sh" "$1" "$2" -- watchdog_thresh=1
 status=$?
-# A serial line ends in \r\n.
 results=$work/results.txt
-tr -d '\r' <"$work/results.log" >"$results"
-sed '/^==== dmesg/,$d' "$results"
-if [ "$status" = 0 ]; then ok "the guest powered off"; else bad "qemu exited $status"; fi
+sed '/^==== dmesg/,$d' "$results" 2>/dev/null
+if [ "$status" = 0 ]; then ok "the guest powered off"; else bad "the guest: exit $status"; fi
 if grep -q '^copyperf-guest-status 0$' "$results"; then
 	ok "every guest check passed"
 else
@@ -70,4 +39,5 @@ if [ "$failed" != 0 ]; then
 	echo "---- console ($work/console.log), last lines:"
 	tail -n 30 "$work/console.log"
 fi
-finish
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

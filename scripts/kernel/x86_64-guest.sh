@@ -1,0 +1,43 @@
+#!/bin/sh
+# Boots Debian's packaged amd64 kernel in QEMU with the module built against
+# it, busybox, and the given files under /guest, and runs RUN there as /guest/run.
+#   x86_64-guest.sh WORKDIR TIME_LIMIT RUN [FILE[:NAME]...] [-- EXTRA KERNEL ARGS]
+# Leaves WORKDIR/console.log and WORKDIR/results.txt (the results device, see
+# guest-init.sh); exits as boot-qemu.sh does (124: the guest hung).
+set -eu
+[ $# -ge 3 ] || { echo "usage: x86_64-guest.sh WORKDIR TIME_LIMIT RUN [FILE...] [-- ARGS]" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+work=$1 limit=$2 run=$3
+shift 3
+files=
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+	files="$files $1"
+	shift
+done
+[ $# -gt 0 ] && shift
+mkdir -p "$work"
+rm -f "$work/console.log" "$work/results.log" "$work/results.txt"
+
+kernel=$("$here/debian-kernel.sh")
+eval "$kernel"
+echo "kernel: $VMLINUZ, headers: $KDIR" >&2
+ko=$("$here/build-module.sh" "$KDIR" "$work/kmod-$(basename "$KDIR")")
+# shellcheck disable=SC2086
+"$here/make-initramfs.sh" "$work/initramfs.cpio.gz" "$(command -v busybox)" \
+	"$here/guest-init.sh" "$ko" $files "$run:run"
+
+# QEMU's KVM fallback does not trigger when a paravirtual KVM starts and then hangs:
+# KVM only where the CPU really has it.
+if grep -qwE 'vmx|svm' /proc/cpuinfo && [ -w /dev/kvm ]; then
+	accel="-accel kvm -cpu host"
+else
+	accel="-accel tcg -cpu max"
+fi
+set +e
+"$here/boot-qemu.sh" -q "qemu-system-x86_64 $accel -m 512 -smp 1 -nodefaults" \
+	-k "$VMLINUZ" -i "$work/initramfs.cpio.gz" -c ttyS0 -r ttyS1 -d "$work" -t "$limit" \
+	-a "$*"
+status=$?
+# A serial line ends in \r\n.
+tr -d '\r' <"$work/results.log" >"$work/results.txt"
+exit $status
