@@ -40,6 +40,7 @@ enum {
 	CP_RAW_COPY_FROM_USER,
 	CP_BYTES,
 	CP_COPYPERF_GENERIC,
+	CP_COPYPERF_GENERIC_MOVE,
 #ifdef CONFIG_PPC
 	CP_COPYPERF_LINES,
 #endif
@@ -65,9 +66,12 @@ const struct cp_routine cp_routines[] = {
 				    COPYPERF_USER_TO_KERNEL },
 	[CP_BYTES] = { "bytes", "a plain loop, one byte load and store at a time (lib/generic)",
 		       COPYPERF_KERNEL_TO_KERNEL },
-	[CP_COPYPERF_GENERIC] = { "copyperf_generic",
+	[CP_COPYPERF_GENERIC] = { "copyperf_generic_memcpy",
 				  "copyperf's portable C memcpy (lib/generic/generic_memcpy.c)",
 				  COPYPERF_KERNEL_TO_KERNEL },
+	[CP_COPYPERF_GENERIC_MOVE] = { "copyperf_generic_memmove",
+				       "copyperf's portable C memmove (lib/generic/generic_memmove.c)",
+				       COPYPERF_KERNEL_TO_KERNEL },
 #ifdef CONFIG_PPC
 	[CP_COPYPERF_LINES] = { "copyperf_lines",
 				"copyperf's line copy: dcbz each dst line, dcbt the src ahead",
@@ -118,6 +122,11 @@ static __always_inline long op_bytes(void *d, const void *s, size_t n)
 static __always_inline long op_copyperf_generic(void *d, const void *s, size_t n)
 {
 	return copyperf_generic_memcpy(d, s, n) == d ? 0 : -1;
+}
+
+static __always_inline long op_copyperf_generic_move(void *d, const void *s, size_t n)
+{
+	return copyperf_generic_memmove(d, s, n) == d ? 0 : -1;
 }
 
 #ifdef CONFIG_PPC
@@ -197,6 +206,8 @@ int cp_routine_walk(unsigned int id, struct cp_walk *w)
 		return cp_walk_with(w, op_bytes);
 	case CP_COPYPERF_GENERIC:
 		return cp_walk_with(w, op_copyperf_generic);
+	case CP_COPYPERF_GENERIC_MOVE:
+		return cp_walk_with(w, op_copyperf_generic_move);
 #ifdef CONFIG_PPC
 	case CP_COPYPERF_LINES:
 		return cp_walk_with(w, op_copyperf_lines);

@@ -37,10 +37,10 @@ check "--list --kernel names the module's routines" \
 	sh -c 'copyperf --kernel --list | grep -q "^copy_from_user .*copy_from_user"'
 
 # The seed's sweep, 64 KiB to 8 B, for the four routines the issue names.
-sweep="memcpy,copy_to_user,copy_from_user,copyperf_generic"
+sweep="memcpy,copy_to_user,copy_from_user,copyperf_generic_memcpy"
 if copyperf --kernel -q -r "$sweep" -t "${SWEEP_TOTAL:-256K}" -n 3 -o /tmp/sweep.txt; then
 	rows_ok=yes
-	for r in memcpy copy_to_user copy_from_user copyperf_generic; do
+	for r in memcpy copy_to_user copy_from_user copyperf_generic_memcpy; do
 		n=$(grep -cE "^$r +[0-9]+ .* yes$" /tmp/sweep.txt)
 		[ "$n" = 14 ] || { rows_ok="$r has $n verified rows"; break; }
 	done
