@@ -4,7 +4,7 @@
 #include "timing.h"
 
 #define REDRAW_NS 200000000u /* a redraw costs little, but not during every measurement */
-#define BAR 24
+#define BAR 20 /* the whole line stays within 80 columns */
 
 void progress_start(struct progress *p, FILE *f, int enabled)
 {
