@@ -107,6 +107,10 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 		abort();
 	describe("A", a);
 	describe("B", b);
+	if (strcmp(a->cache, b->cache) || a->total != b->total || a->buffer != b->buffer ||
+	    a->align_src != b->align_src || a->align_dst != b->align_dst)
+		printf("note: A and B were measured with different options (cache, total, buffer or "
+		       "align), so their difference is partly the options'\n");
 	printf("speed: median of each point's repeats, MB/s = 2^20 bytes/s, +- half their range;\n"
 	       "B/A below 1: B is slower\n"
 	       "test: Mann-Whitney U, two-sided, on the repeats' speeds; '*' where p < %.2f\n\n",

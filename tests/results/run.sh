@@ -47,6 +47,10 @@ check "the 8 B row shows both medians in MB/s" \
 	grep -qE '^slower +user +8 +202\.3 +2\.0% +182\.1 +2\.0% +0\.900' "$T/compare.txt"
 check "geometric mean of the slower routine" grep -qE '^slower +user +0\.900 +over 14' "$T/compare.txt"
 check "geometric mean of the steady routine" grep -qE '^steady +user +1\.000 +over 14' "$T/compare.txt"
+check "same options: no note" lacks "different options" "$T/compare.txt"
+sed 's/"cache": "flush"/"cache": "hot"/' "$B" >"$T/hot.json"
+status_is "compare runs with other options" 0 "$COPYPERF" compare "$A" "$T/hot.json"
+check "other options: a note says so" has "note: A and B were measured with different options" "$T/out"
 status_is "a significant 10% regression fails --threshold 5" 1 "$COPYPERF" compare --threshold 5 "$A" "$B"
 check "and says how many points" has "threshold 5%: 14 points significantly below B/A = 0.950" "$T/out"
 status_is "a 10% regression passes --threshold 15" 0 "$COPYPERF" compare "$A" "$B" --threshold 15
