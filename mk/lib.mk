@@ -23,16 +23,14 @@ LIB_FORCED := "COPYPERF_REP_MOVSB_MIN=0 COPYPERF_REP_MOVSB_MAX=1G" \
 SANITIZE_BUILD := $(BUILD)/sanitize
 SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: test-lib
-test-lib: $(LIBCHECK)
-	@echo "== libcheck, defaults"; $(LIBCHECK) | tail -1
-	@set -e; for env in $(LIB_FORCED); do echo "== libcheck, $$env"; \
-		env $$env $(LIBCHECK) | tail -1; done
+$(SANITIZE_BUILD)/tests/libcheck: FORCE_LIB_SANITIZE
 	@$(MAKE) --no-print-directory BUILD=$(SANITIZE_BUILD) EXTRA_CFLAGS="$(SANITIZE_FLAGS)" \
-		LDFLAGS="$(SANITIZE_FLAGS)" $(SANITIZE_BUILD)/tests/libcheck >/dev/null
-	@echo "== libcheck under ASan/UBSan"; $(SANITIZE_BUILD)/tests/libcheck | tail -1
-	@set -e; for isa in $(LIB_ISAS); do echo "== libcheck, COPYPERF_ISA=$$isa"; \
-		COPYPERF_ISA=$$isa $(LIBCHECK) | tail -1; done
+		LDFLAGS="$(SANITIZE_FLAGS)" $@ >/dev/null
+
+.PHONY: test-lib FORCE_LIB_SANITIZE
+FORCE_LIB_SANITIZE:
+test-lib: $(LIBCHECK) $(SANITIZE_BUILD)/tests/libcheck
+	@tests/lib/run.sh $(LIBCHECK) $(SANITIZE_BUILD)/tests/libcheck "$(strip $(LIB_ISAS))" $(LIB_FORCED)
 
 # ---- the LD_PRELOAD drop-in ------------------------------------------------------------------
 PRELOAD_SO := $(BUILD)/libcopyperf-preload.so

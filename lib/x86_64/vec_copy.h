@@ -170,6 +170,10 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 
 		VEC_STOREU(d, a);
 		VEC_STOREU(d + n - V, b);
+#if VEC_SIZE == 64
+	} else if (n <= 4 * V) {
+		copy_128_256(d, s, n);
+#endif
 	} else if (n <= 4 * V) {
 		vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
 		vec_t c = VEC_LOAD(s + n - 2 * V), e = VEC_LOAD(s + n - V);

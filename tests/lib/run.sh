@@ -1,0 +1,35 @@
+#!/bin/sh
+# test-lib: libcheck natively, under ASan/UBSan, once per ISA this CPU has, and with each
+# threshold path forced down to small sizes.  Every run must exit 0 with "N passed, 0 failed".
+# Usage: run.sh LIBCHECK SANITIZED_LIBCHECK "ISA ..." "VAR=VALUE ..." ...
+set -u
+libcheck=$1 sanitized=$2 isas=$3
+shift 3
+log=$(mktemp) && trap 'rm -f "$log"' EXIT
+passed=0 failed=0
+
+run() { # label, then env assignments and the program
+	label=$1
+	shift
+	if env "$@" >"$log" 2>&1 && tail -1 "$log" | grep -q '^[0-9]* passed, 0 failed$'; then
+		echo "ok   $label: $(tail -1 "$log")"
+		passed=$((passed + 1))
+	else
+		echo "FAIL $label (exit $?):"
+		grep -E '^FAIL|ERROR|runtime error' "$log" | head -20
+		tail -3 "$log"
+		failed=$((failed + 1))
+	fi
+}
+
+run "libcheck, defaults" "$libcheck"
+for forced in "$@"; do
+	# shellcheck disable=SC2086 # the assignments are meant to split
+	run "libcheck, $forced" $forced "$libcheck"
+done
+run "libcheck under ASan/UBSan" "$sanitized"
+for isa in $isas; do
+	run "libcheck, COPYPERF_ISA=$isa" COPYPERF_ISA="$isa" "$libcheck"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
