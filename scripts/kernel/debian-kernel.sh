@@ -6,7 +6,10 @@
 # /boot/vmlinuz is taken out of the .deb, cached, and fetched once per ABI.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-cache=${COPYPERF_CACHE:-/var/cache/copyperf}/x86_64
+cache=${COPYPERF_CACHE:-/var/cache/copyperf}
+# Not root: the user's own cache.
+[ -w "$cache" ] || [ -w "$(dirname "$cache")" ] || cache=${XDG_CACHE_HOME:-$HOME/.cache}/copyperf
+cache=$cache/x86_64
 
 "$here/../ensure-packages.sh" linux-headers-amd64 >&2
 

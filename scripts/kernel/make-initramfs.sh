@@ -13,6 +13,7 @@ for need in cpio gzip; do
 done
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+chmod 755 "$root" # mktemp's 0700 would become the guest's / and lock out every other user
 mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys" "$root/tmp" "$root/guest"
 cp "$busybox" "$root/bin/busybox"
 cp "$init" "$root/init"

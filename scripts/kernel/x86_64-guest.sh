@@ -16,6 +16,9 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
 done
 [ $# -gt 0 ] && shift
 mkdir -p "$work"
+# One guest per work directory: a second run (another `make test` in this tree) waits.
+exec 9>"$work/.lock"
+flock 9
 rm -f "$work/console.log" "$work/results.log" "$work/results.txt"
 
 kernel=$("$here/debian-kernel.sh")
