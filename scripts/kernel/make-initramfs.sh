@@ -1,7 +1,8 @@
 #!/bin/sh
 # Packs a gzip'd cpio initramfs: busybox, an /init, and the given files under /guest.
 #   make-initramfs.sh OUT BUSYBOX INIT FILE[:NAME]...
-# BUSYBOX: a static busybox for the guest's architecture; INIT: the /init script
+# BUSYBOX: a static busybox for the guest's architecture, or - for none (an INIT
+# that is a static program needs no shell); INIT: the /init script
 # (guest-init.sh runs /guest/run); each FILE lands as /guest/NAME (default: its
 # base name), executable files staying executable.
 set -eu
@@ -15,9 +16,12 @@ root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 chmod 755 "$root" # mktemp's 0700 would become the guest's / and lock out every other user
 mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys" "$root/tmp" "$root/guest"
-cp "$busybox" "$root/bin/busybox"
 cp "$init" "$root/init"
-chmod 755 "$root/bin/busybox" "$root/init"
+chmod 755 "$root/init"
+if [ "$busybox" != - ]; then
+	cp "$busybox" "$root/bin/busybox"
+	chmod 755 "$root/bin/busybox"
+fi
 for spec in "$@"; do
 	file=${spec%%:*}
 	name=${spec#*:}
