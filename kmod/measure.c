@@ -35,11 +35,18 @@ static bool cp_is_user(const struct cp_side *side)
 	return side->pages;
 }
 
+/* Up to here kmalloc (the direct map, as most kernel buffers); above, vmalloc. */
+#define CP_KMALLOC_MAX (1UL << 20)
+
 /* Page-aligned kernel memory: a power-of-two kmalloc is naturally aligned, vmalloc is too. */
 static int cp_side_alloc(struct cp_side *side, size_t len)
 {
 	side->len = len;
-	side->alias = kvmalloc(roundup_pow_of_two(len), GFP_KERNEL | __GFP_NOWARN);
+	side->alias = NULL;
+	if (len <= CP_KMALLOC_MAX)
+		side->alias = kmalloc(roundup_pow_of_two(len), GFP_KERNEL | __GFP_NOWARN);
+	if (!side->alias)
+		side->alias = vmalloc(len);
 	side->addr = side->alias;
 	return side->alias ? 0 : -ENOMEM;
 }

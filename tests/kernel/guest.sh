@@ -55,6 +55,8 @@ check "every routine, every cache mode, offsets 1:3, json" sh -c '
 		grep -q "\"space\":\"kernel\"" /tmp/j || exit 1
 		! grep -q "\"verified\":false" /tmp/j || exit 1
 	done'
+check "32 MiB buffers (vmalloc, over 8192 pinned pages)" \
+	copyperf --kernel -q -b 32M -s 16M,4K -t 32M -n 1 -a 5:0 -r memcpy,copy_to_user,copy_from_user
 check "seed format" sh -c 'copyperf --kernel -q -r copy_to_user -s 64K -t 64K -n 1 -f seed |
 	grep -q "^chunk:  65536 \[B\] | transfer:"'
 usage_error "unknown routine lists the module's" \
