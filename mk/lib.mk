@@ -1,7 +1,7 @@
 # libcopyperf's own suites: the correctness program (natively, under ASan/UBSan, once per ISA
 # and with each threshold forced), a libFuzzer run, the LD_PRELOAD shim; and `make bench`.
 TEST_SUITES   += test-lib test-fuzz test-preload
-TEST_PACKAGES += clang
+TEST_PACKAGES += clang libclang-rt-14-dev
 
 # ---- the correctness suite: one plain C program, cross-buildable -----------------------------
 LIBCHECK_SRC := $(wildcard tests/lib/*.c)

@@ -1,10 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /* The x86-64 features the copy variants are chosen by: CPUID, and XGETBV for what the OS saves. */
-#include <cpuid.h>
 #include "x86_copy.h"
 
 #define XCR0_SSE_AVX 0x6u      /* XMM and YMM state */
 #define XCR0_AVX512 0xe0u      /* opmask, ZMM0-15 upper halves, ZMM16-31 */
+
+/* Leaf 1 ECX, leaf 7 EBX and EDX bits. */
+#define OSXSAVE (1u << 27)
+#define AVX2 (1u << 5)
+#define ERMS (1u << 9)
+#define AVX512F (1u << 16)
+#define AVX512BW (1u << 30)
+#define AVX512VL (1u << 31)
+#define FSRM (1u << 4)
+
+/* Our own, not <cpuid.h>'s: a sanitizer may instrument that one, and this runs before it can. */
+EARLY static void cpuid(unsigned leaf, unsigned sub, unsigned r[4])
+{
+	__asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
+			 : "a"(leaf), "c"(sub));
+}
 
 EARLY static unsigned long long read_xcr0(void)
 {
@@ -16,21 +31,24 @@ EARLY static unsigned long long read_xcr0(void)
 
 EARLY static void detect(struct x86_features *f)
 {
-	unsigned a, b, c, d, max_leaf = __get_cpuid_max(0, NULL);
+	unsigned r[4], max_leaf;
 	unsigned long long xcr0 = 0;
 
 	f->sse2 = true; /* part of the x86-64 baseline */
-	if (max_leaf < 1 || !__get_cpuid(1, &a, &b, &c, &d))
+	cpuid(0, 0, r);
+	max_leaf = r[0];
+	if (max_leaf < 1)
 		return;
-	if (c & bit_OSXSAVE)
+	cpuid(1, 0, r);
+	if (r[2] & OSXSAVE)
 		xcr0 = read_xcr0();
 	if (max_leaf < 7)
 		return;
-	__cpuid_count(7, 0, a, b, c, d);
-	f->erms = b & (1u << 9);
-	f->fsrm = d & (1u << 4);
-	f->avx2 = (b & bit_AVX2) && (xcr0 & XCR0_SSE_AVX) == XCR0_SSE_AVX;
-	f->avx512 = f->avx2 && (b & bit_AVX512F) && (b & bit_AVX512BW) && (b & bit_AVX512VL) &&
+	cpuid(7, 0, r);
+	f->erms = r[1] & ERMS;
+	f->fsrm = r[3] & FSRM;
+	f->avx2 = (r[1] & AVX2) && (xcr0 & XCR0_SSE_AVX) == XCR0_SSE_AVX;
+	f->avx512 = f->avx2 && (r[1] & AVX512F) && (r[1] & AVX512BW) && (r[1] & AVX512VL) &&
 		    (xcr0 & XCR0_AVX512) == XCR0_AVX512;
 }
 

@@ -21,8 +21,16 @@
  * the stack-protector canary (TLS, in a static program) and this object's
  * relocations are ready, so none of those may be used.
  */
+#if defined(__clang__)
+#define EARLY_NO_COVERAGE __attribute__((no_sanitize("coverage")))
+#elif defined(__has_attribute) && __has_attribute(no_sanitize_coverage)
+#define EARLY_NO_COVERAGE __attribute__((no_sanitize_coverage))
+#else
+#define EARLY_NO_COVERAGE
+#endif
 #define EARLY                                                                     \
-	__attribute__((no_sanitize("address"), no_sanitize("undefined"), no_stack_protector))
+	__attribute__((no_sanitize("address"), no_sanitize("undefined"), no_stack_protector)) \
+	EARLY_NO_COVERAGE
 
 struct x86_features {
 	bool sse2, avx2, avx512; /* avx512: F, BW and VL, and the OS saves the ZMM state */
