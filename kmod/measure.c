@@ -9,6 +9,7 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -36,7 +37,7 @@ static bool cp_is_user(const struct cp_side *side)
 }
 
 /* Up to here kmalloc (the direct map, as most kernel buffers); above, vmalloc. */
-#define CP_KMALLOC_MAX (1UL << 20)
+#define CP_KMALLOC_MAX SZ_1M
 
 /* Page-aligned kernel memory: a power-of-two kmalloc is naturally aligned, vmalloc is too. */
 static int cp_side_alloc(struct cp_side *side, size_t len)

@@ -4,9 +4,10 @@
 #define COPYPERF_KMOD_MEASURE_H
 
 #include <linux/compiler_types.h>
+#include <linux/sizes.h>
 
 /* Largest buffer a measurement walks: two of them, plus a pinned user copy, must fit. */
-#define CP_MAX_BUFFER (64UL << 20)
+#define CP_MAX_BUFFER SZ_64M
 
 long cp_ioctl_measure(void __user *argp);
 

@@ -8,6 +8,7 @@
 #include <linux/ktime.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "copyperf_ioctl.h"
@@ -20,7 +21,7 @@
 #endif
 
 /* The walk gives the CPU away at least this often, its timer paused meanwhile. */
-#define CP_RESCHED_BYTES (64 * 1024)
+#define CP_RESCHED_BYTES SZ_64K
 
 /* Names and descriptions of what copy_*_user amount to on this architecture. */
 #if defined(CONFIG_PPC)
