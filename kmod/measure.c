@@ -47,7 +47,7 @@ static int cp_side_alloc(struct cp_side *side, size_t len)
 	if (len <= CP_KMALLOC_MAX)
 		side->alias = kmalloc(roundup_pow_of_two(len), GFP_KERNEL | __GFP_NOWARN);
 	if (!side->alias)
-		side->alias = vmalloc(len);
+		side->alias = __vmalloc(len, GFP_KERNEL | __GFP_NOWARN);
 	side->addr = side->alias;
 	return side->alias ? 0 : -ENOMEM;
 }
