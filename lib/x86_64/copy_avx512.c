@@ -8,4 +8,62 @@
 #define VEC_STOREU(p, v) _mm512_storeu_si512((void *)(p), (v))
 #define VEC_STOREA(p, v) _mm512_store_si512((void *)(p), (v))
 #define VEC_STREAM(p, v) _mm512_stream_si512((void *)(p), (v))
+
+#include "vec_blocks.h"
+
+/*
+ * Up to two vectors through EVEX-only registers (xmm16-31 and their ymm/zmm
+ * views), in inline assembly: they leave no dirty upper state, so the small
+ * copies return without a vzeroupper, a measurable part of such a call.
+ */
+#define EVEX_PAIR(width, reg, d, s, n)                                              \
+	__asm__ volatile("vmovdqu64 (%[src]), %%" reg "16\n\t"                        \
+			 "vmovdqu64 -" #width "(%[src],%[len]), %%" reg "17\n\t"       \
+			 "vmovdqu64 %%" reg "16, (%[dst])\n\t"                         \
+			 "vmovdqu64 %%" reg "17, -" #width "(%[dst],%[len])"             \
+			 :                                                             \
+			 : [dst] "r"(d), [src] "r"(s), [len] "r"(n)                     \
+			 : "xmm16", "xmm17", "memory")
+
+/* 0 <= n <= 128. */
+ALWAYS_INLINE void copy_upto_128(unsigned char *d, const unsigned char *s, size_t n)
+{
+	if (n >= 64)
+		EVEX_PAIR(64, "zmm", d, s, n);
+	else if (n >= 32)
+		EVEX_PAIR(32, "ymm", d, s, n);
+	else if (n >= 16)
+		EVEX_PAIR(16, "xmm", d, s, n);
+	else
+		copy_below16(d, s, n);
+}
+
+/*
+ * 128 < n <= 256 as eight 32-byte registers rather than four 64-byte ones:
+ * measured faster on chunks that come from L2 (BENCHMARKS.md, sweep at 256 B).
+ */
+ALWAYS_INLINE __attribute__((target("avx2"))) void
+copy_128_256(unsigned char *d, const unsigned char *s, size_t n)
+{
+	__m256i a = _mm256_loadu_si256((const __m256i *)s);
+	__m256i b = _mm256_loadu_si256((const __m256i *)(s + 32));
+	__m256i c = _mm256_loadu_si256((const __m256i *)(s + 64));
+	__m256i e = _mm256_loadu_si256((const __m256i *)(s + 96));
+	__m256i w = _mm256_loadu_si256((const __m256i *)(s + n - 128));
+	__m256i x = _mm256_loadu_si256((const __m256i *)(s + n - 96));
+	__m256i y = _mm256_loadu_si256((const __m256i *)(s + n - 64));
+	__m256i z = _mm256_loadu_si256((const __m256i *)(s + n - 32));
+
+	_mm256_storeu_si256((__m256i *)d, a);
+	_mm256_storeu_si256((__m256i *)(d + 32), b);
+	_mm256_storeu_si256((__m256i *)(d + 64), c);
+	_mm256_storeu_si256((__m256i *)(d + 96), e);
+	_mm256_storeu_si256((__m256i *)(d + n - 128), w);
+	_mm256_storeu_si256((__m256i *)(d + n - 96), x);
+	_mm256_storeu_si256((__m256i *)(d + n - 64), y);
+	_mm256_storeu_si256((__m256i *)(d + n - 32), z);
+}
+
+#define VEC_UPTO_2V copy_upto_128
+#define VEC_UPTO_4V copy_128_256
 #include "vec_copy.h"

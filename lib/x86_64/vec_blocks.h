@@ -55,29 +55,6 @@ copy_32_64(unsigned char *d, const unsigned char *s, size_t n)
 	_mm256_storeu_si256((__m256i *)(d + n - 32), b);
 }
 
-/* 128 <= n <= 256 as eight 32-byte registers (see vec_copy.h for why). */
-ALWAYS_INLINE __attribute__((target("avx2"))) void
-copy_128_256(unsigned char *d, const unsigned char *s, size_t n)
-{
-	__m256i a = _mm256_loadu_si256((const __m256i *)s);
-	__m256i b = _mm256_loadu_si256((const __m256i *)(s + 32));
-	__m256i c = _mm256_loadu_si256((const __m256i *)(s + 64));
-	__m256i e = _mm256_loadu_si256((const __m256i *)(s + 96));
-	__m256i w = _mm256_loadu_si256((const __m256i *)(s + n - 128));
-	__m256i x = _mm256_loadu_si256((const __m256i *)(s + n - 96));
-	__m256i y = _mm256_loadu_si256((const __m256i *)(s + n - 64));
-	__m256i z = _mm256_loadu_si256((const __m256i *)(s + n - 32));
-
-	_mm256_storeu_si256((__m256i *)d, a);
-	_mm256_storeu_si256((__m256i *)(d + 32), b);
-	_mm256_storeu_si256((__m256i *)(d + 64), c);
-	_mm256_storeu_si256((__m256i *)(d + 96), e);
-	_mm256_storeu_si256((__m256i *)(d + n - 128), w);
-	_mm256_storeu_si256((__m256i *)(d + n - 96), x);
-	_mm256_storeu_si256((__m256i *)(d + n - 64), y);
-	_mm256_storeu_si256((__m256i *)(d + n - 32), z);
-}
-
 /* The string copy, forward (the ABI keeps DF clear); never used backward. */
 ALWAYS_INLINE void rep_movsb_forward(unsigned char *d, const unsigned char *s, size_t n)
 {

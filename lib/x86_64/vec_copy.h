@@ -3,7 +3,8 @@
  * One x86-64 memcpy/memmove, written once for any vector width.  The file
  * that includes it defines VEC_SIZE, VEC_ISA (the name suffix), VEC_TARGET
  * (the compiler target), vec_t and the VEC_LOAD/STOREU/STOREA/STREAM
- * operations; it gets copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
+ * operations, and may replace the copies up to 2 and 4 vectors (VEC_UPTO_2V,
+ * VEC_UPTO_4V); it gets copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
  * Pieces, by size: below one vector, the narrower blocks (vec_blocks.h);
  * up to 8 vectors, overlapping vectors from both ends; above, 'rep movsb'
@@ -55,6 +56,38 @@ VEC_INLINE void copy_4vec_aligned(unsigned char *d, const unsigned char *s, int 
 		VEC_STOREA(d + 3 * V, e);
 	}
 }
+
+/* 0 <= n <= 2V: a variant may define VEC_UPTO_2V itself. */
+VEC_INLINE void copy_upto_2vec(unsigned char *d, const unsigned char *s, size_t n)
+{
+	if (n < V) {
+		copy_below_vec(d, s, n);
+	} else {
+		vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + n - V);
+
+		VEC_STOREU(d, a);
+		VEC_STOREU(d + n - V, b);
+	}
+}
+
+/* 2V < n <= 4V: likewise VEC_UPTO_4V. */
+VEC_INLINE void copy_upto_4vec(unsigned char *d, const unsigned char *s, size_t n)
+{
+	vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
+	vec_t c = VEC_LOAD(s + n - 2 * V), e = VEC_LOAD(s + n - V);
+
+	VEC_STOREU(d, a);
+	VEC_STOREU(d + V, b);
+	VEC_STOREU(d + n - 2 * V, c);
+	VEC_STOREU(d + n - V, e);
+}
+
+#ifndef VEC_UPTO_2V
+#define VEC_UPTO_2V copy_upto_2vec
+#endif
+#ifndef VEC_UPTO_4V
+#define VEC_UPTO_4V copy_upto_4vec
+#endif
 
 /* Copies 8V < n bytes forward; correct for dst below src even if they overlap. */
 static VEC_FN void copy_forward(unsigned char *d, const unsigned char *s, size_t n)
@@ -163,25 +196,10 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
-	if (n < V) {
-		copy_below_vec(d, s, n);
-	} else if (n <= 2 * V) {
-		vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + n - V);
-
-		VEC_STOREU(d, a);
-		VEC_STOREU(d + n - V, b);
-#if VEC_SIZE == 64
+	if (n <= 2 * V) {
+		VEC_UPTO_2V(d, s, n);
 	} else if (n <= 4 * V) {
-		copy_128_256(d, s, n);
-#endif
-	} else if (n <= 4 * V) {
-		vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
-		vec_t c = VEC_LOAD(s + n - 2 * V), e = VEC_LOAD(s + n - V);
-
-		VEC_STOREU(d, a);
-		VEC_STOREU(d + V, b);
-		VEC_STOREU(d + n - 2 * V, c);
-		VEC_STOREU(d + n - V, e);
+		VEC_UPTO_4V(d, s, n);
 	} else if (n <= 8 * V) {
 		vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
 		vec_t c = VEC_LOAD(s + 2 * V), e = VEC_LOAD(s + 3 * V);
