@@ -16,7 +16,7 @@
 
 /* The same layout for 32- and 64-bit callers: compat_ptr_ioctl is all compat needs. */
 static_assert(sizeof(struct copyperf_version) == 24);
-static_assert(sizeof(struct copyperf_routine_info) == 136);
+static_assert(sizeof(struct copyperf_routine_info) == 144);
 static_assert(sizeof(struct copyperf_measure) == 104);
 
 static long cp_ioctl_version(void __user *argp)
@@ -46,6 +46,7 @@ static long cp_ioctl_routine(void __user *argp)
 	memset(&info, 0, sizeof(info));
 	info.index = index;
 	info.direction = r->direction;
+	info.flags = r->flags;
 	strscpy(info.name, r->name, sizeof(info.name));
 	strscpy(info.description, r->description, sizeof(info.description));
 	return copy_to_user(argp, &info, sizeof(info)) ? -EFAULT : 0;

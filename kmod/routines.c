@@ -45,6 +45,10 @@ enum {
 #ifdef CONFIG_PPC
 	CP_COPYPERF_LINES,
 #endif
+#ifdef COPYPERF_SELFTEST
+	CP_SELFTEST_SHORT,
+	CP_SELFTEST_OVERRUN,
+#endif
 	CP_N_ROUTINES
 };
 
@@ -77,6 +81,12 @@ const struct cp_routine cp_routines[] = {
 	[CP_COPYPERF_LINES] = { "copyperf_lines",
 				"copyperf's line copy: dcbz each dst line, dcbt the src ahead",
 				COPYPERF_KERNEL_TO_KERNEL },
+#endif
+#ifdef COPYPERF_SELFTEST
+	[CP_SELFTEST_SHORT] = { "selftest_short", "wrong on purpose: copies one byte less",
+				COPYPERF_KERNEL_TO_KERNEL, COPYPERF_ROUTINE_SELFTEST },
+	[CP_SELFTEST_OVERRUN] = { "selftest_overrun", "wrong on purpose: copies one byte more",
+				  COPYPERF_KERNEL_TO_KERNEL, COPYPERF_ROUTINE_SELFTEST },
 #endif
 };
 
@@ -136,6 +146,19 @@ static __always_inline long op_copyperf_lines(void *d, const void *s, size_t n)
 {
 	return copyperf_ppc_line_copy(d, s, n, l1_dcache_bytes(), COPYPERF_PREFETCH_LINES) == d ?
 		0 : -1;
+}
+#endif
+
+#ifdef COPYPERF_SELFTEST
+static __always_inline long op_selftest_short(void *d, const void *s, size_t n)
+{
+	return memcpy(d, s, n - 1) == d ? 0 : -1;
+}
+
+/* The byte past each chunk is the next chunk's, or a canary: inside the allocation. */
+static __always_inline long op_selftest_overrun(void *d, const void *s, size_t n)
+{
+	return memcpy(d, s, n + 1) == d ? 0 : -1;
 }
 #endif
 
@@ -212,6 +235,12 @@ int cp_routine_walk(unsigned int id, struct cp_walk *w)
 #ifdef CONFIG_PPC
 	case CP_COPYPERF_LINES:
 		return cp_walk_with(w, op_copyperf_lines);
+#endif
+#ifdef COPYPERF_SELFTEST
+	case CP_SELFTEST_SHORT:
+		return cp_walk_with(w, op_selftest_short);
+	case CP_SELFTEST_OVERRUN:
+		return cp_walk_with(w, op_selftest_overrun);
 #endif
 	}
 	return -EINVAL;

@@ -9,6 +9,7 @@ struct cp_routine {
 	const char *name;
 	const char *description;
 	u32 direction; /* enum copyperf_direction */
+	u32 flags;     /* COPYPERF_ROUTINE_SELFTEST */
 };
 
 extern const struct cp_routine cp_routines[];

@@ -88,6 +88,17 @@ static int find_routine(const struct kernel_ctx *c, const char *name)
 	return -1;
 }
 
+/* Without --routines: every routine but the self-tests, which copy wrongly on purpose. */
+static size_t default_routines(const struct kernel_ctx *c)
+{
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < c->version.n_routines; i++)
+		if (!(c->module_routines[i].flags & COPYPERF_ROUTINE_SELFTEST))
+			c->chosen[n++] = i;
+	return n;
+}
+
 static int resolve_routines(struct kernel_ctx *c, const struct options *o, char *err,
 			    size_t errlen)
 {
@@ -99,8 +110,10 @@ static int resolve_routines(struct kernel_ctx *c, const struct options *o, char 
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	if (!o->routines)
+		n = default_routines(c);
 	for (size_t i = 0; i < n; i++) {
-		int k = o->routines ? find_routine(c, o->routines[i]) : (int)i;
+		int k = o->routines ? find_routine(c, o->routines[i]) : (int)c->chosen[i];
 
 		if (k < 0) {
 			char valid[1024] = "";
@@ -264,8 +277,10 @@ int kernel_backend_list(FILE *f, char *err, size_t errlen)
 	memset(&c, 0, sizeof(c));
 	if (open_device(&c, err, errlen) == 0 && read_routines(&c, err, errlen) == 0) {
 		for (uint32_t i = 0; i < c.version.n_routines; i++)
-			fprintf(f, "%-20s %s\n", c.module_routines[i].name,
-				c.module_routines[i].description);
+			fprintf(f, "%-20s %s%s\n", c.module_routines[i].name,
+				c.module_routines[i].description,
+				c.module_routines[i].flags & COPYPERF_ROUTINE_SELFTEST
+					? " (self-test: only when named)" : "");
 		status = 0;
 	}
 	if (c.fd >= 0)

@@ -53,10 +53,15 @@ enum copyperf_direction {
 	COPYPERF_USER_TO_KERNEL = 2,   /* source: the command's buffer */
 };
 
+/* A deliberately wrong copy (modules built with COPYPERF_SELFTEST=y): measured only by name. */
+#define COPYPERF_ROUTINE_SELFTEST 0x1u
+
 /* One of the module's routines, by number. */
 struct copyperf_routine_info {
 	__u32 index;     /* in: 0 .. n_routines - 1 */
 	__u32 direction; /* out: enum copyperf_direction */
+	__u32 flags;     /* out: COPYPERF_ROUTINE_SELFTEST */
+	__u32 reserved;
 	char name[COPYPERF_NAME_LEN];               /* out: NUL-terminated */
 	char description[COPYPERF_DESCRIPTION_LEN]; /* out: NUL-terminated, one line */
 };

@@ -24,7 +24,8 @@ rm -f "$work/console.log" "$work/results.log" "$work/results.txt"
 kernel=$("$here/debian-kernel.sh")
 eval "$kernel"
 echo "kernel: $VMLINUZ, headers: $KDIR" >&2
-ko=$("$here/build-module.sh" "$KDIR" "$work/kmod-$(basename "$KDIR")")
+# With the self-test routines: a test must be able to see the verification fail.
+ko=$("$here/build-module.sh" "$KDIR" "$work/kmod-$(basename "$KDIR")" COPYPERF_SELFTEST=y)
 # shellcheck disable=SC2086
 "$here/make-initramfs.sh" "$work/initramfs.cpio.gz" "$(command -v busybox)" \
 	"$here/guest-init.sh" "$ko" $files "$run:run"

@@ -57,6 +57,25 @@ check "every routine, every cache mode, offsets 1:3, json" sh -c '
 	done'
 check "32 MiB buffers (vmalloc, over 8192 pinned pages)" \
 	copyperf --kernel -q -b 32M -s 16M,4K -t 32M -n 1 -a 5:0 -r memcpy,copy_to_user,copy_from_user
+# The module's own verification, shown a wrong copy: FAILED with the first wrong offset, exit 1.
+wrong_copy() {
+	name=$1 want=$2
+	shift 2
+	copyperf --kernel -q "$@" >/tmp/out 2>/tmp/err
+	st=$?
+	if [ "$st" = 1 ] && grep -q -- "$want" /tmp/err; then ok "$name"
+	else bad "$name: exit $st, stderr: $(cat /tmp/err)"; fi
+}
+wrong_copy "a short copy is caught at its last byte" \
+	"selftest_short FAILED at chunk 4096: selftest_short: wrong byte at offset 4095:" \
+	-r selftest_short -s 4K -t 64K -n 1
+wrong_copy "an overrun is caught in the canary" \
+	"selftest_overrun FAILED at chunk 4096: selftest_overrun: wrote past the copied range, at offset 16384" \
+	-r selftest_overrun -s 4K -t 16K -n 1
+check "self-tests are listed, and measured only when named" sh -c '
+	copyperf --kernel --list | grep -q "^selftest_short .*only when named" &&
+	copyperf --kernel -q -s 64K -t 64K -n 1 -f csv | grep -q "^memcpy," &&
+	! copyperf --kernel -q -s 64K -t 64K -n 1 -f csv | grep -q "^selftest"'
 check "seed format" sh -c 'copyperf --kernel -q -r copy_to_user -s 64K -t 64K -n 1 -f seed |
 	grep -q "^chunk:  65536 \[B\] | transfer:"'
 usage_error "unknown routine lists the module's" \
