@@ -20,7 +20,7 @@ LIB_ISAS = generic $(if $(filter x86_64,$(ARCH_DIR)),sse2 \
 LIB_FORCED := "COPYPERF_REP_MOVSB_MIN=0 COPYPERF_REP_MOVSB_MAX=1G" \
 	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0"
 
-SANITIZE_BUILD := $(BUILD)/sanitize
+SANITIZE_BUILD := $(BUILD)/lib-sanitize
 SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 $(SANITIZE_BUILD)/tests/libcheck: FORCE_LIB_SANITIZE
