@@ -8,14 +8,11 @@
 #include "../internal.h"
 #include "../generic/copy_compat.h"
 #include "zva_block.h"
+#include "zva_policy.h"
 
 /* A q register: legal at any address (unaligned ldr/str q) and for any type. */
 typedef unsigned char qword __attribute__((vector_size(16), may_alias, aligned(1)));
 
-/* Below this, zeroing blocks costs more than the reads it saves. */
-#define ZVA_MIN_COPY 1024
-/* DCZID_EL0.BS is at most 9: 2 KiB. */
-#define ZVA_MAX_BLOCK 2048
 
 /* 32 < n <= 128: up to four blocks from each end, every load before any store. */
 static inline void copy_32_128(unsigned char *d, const unsigned char *s, size_t n)
@@ -84,7 +81,7 @@ void *copyperf_memcpy(void *restrict dst, const void *restrict src, size_t n)
 	s += skew;
 	n -= skew;
 	block = copyperf_zva_block();
-	if (n >= ZVA_MIN_COPY && block >= 64 && block <= ZVA_MAX_BLOCK) {
+	if (n >= ZVA_MIN_COPY && block >= ZVA_MIN_BLOCK && block <= ZVA_MAX_BLOCK) {
 		size_t to_block = -(uintptr_t)d & (block - 1); /* a multiple of 64 */
 
 		if (n - to_block >= block) {

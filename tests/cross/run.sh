@@ -59,7 +59,7 @@ run_on() {
 		bad "libcheck, $where: $(tail -n 3 "$out/libcheck")"
 	fi
 
-	routines=$($q "$b/copyperf" --list | wc -l)
+	routines=$($q "$b/copyperf" --list | grep -vc '^#')
 	if $q "$b/copyperf" -t 1M -n 1 -c "$cache" -q -f csv >"$out/sweep.csv" 2>"$out/sweep.err"; then
 		rows=$(awk -F, 'NR > 1' "$out/sweep.csv" | wc -l)
 		verified=$(awk -F, 'NR > 1 && $12 == "true"' "$out/sweep.csv" | wc -l)

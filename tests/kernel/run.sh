@@ -26,7 +26,7 @@ else
 fi
 # The console has what was printed before a crash; the guest's dmesg the lower levels.
 problems=$( { cat "$work/console.log"; sed -n '/^==== dmesg/,$p' "$results"; } |
-	grep -E '(^|[^A-Za-z])(BUG|WARNING|Oops)|soft lockup|Call Trace|Kernel panic' | sort -u)
+	"$top/scripts/kernel/log-problems.sh")
 if [ -z "$problems" ]; then
 	ok "the kernel log has no BUG, WARNING, Oops or soft lockup"
 else
