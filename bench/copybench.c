@@ -7,7 +7,11 @@
  *   sweep  - the seed's walk: chunks of 8 B..64 KiB through 64 KiB buffers, hot
  *   l1     - the same bytes copied again and again (L1-resident)
  *   large  - single copies of 8..256 MiB, pages pre-faulted, caches evicted before each
- * Usage: copybench [sweep|l1|large ...] [-r ROUNDS] [-c ROUTINE]  (exit 2 on bad input)
+ *   warm   - 4..32 MiB copied again and again (what stays in the LLC): where
+ *            non-temporal stores start to pay; run it with COPYPERF_NT_THRESHOLD
+ *            low and high to see the crossover
+ * Usage: copybench [sweep|l1|large|warm ...] [-r ROUNDS] [-c ROUTINE]  (exit 2 on bad input)
+ * Without a case: sweep, l1 and large, with a verdict on each target.
  */
 #include <math.h>
 #include <stdio.h>
@@ -132,6 +136,25 @@ static double measure_large(copy_fn fn, size_t size, void *ctx)
 	return now() - t0;
 }
 
+/*
+ * The same copy WARM_BLOCK times in a row, so that what it leaves in the
+ * cache is what the next one finds; the first of the block is not counted.
+ */
+#define WARM_BLOCK 4
+static double measure_warm(copy_fn fn, size_t size, void *ctx)
+{
+	struct buffers *b = ctx;
+	copy_fn volatile call = fn;
+	double t0 = 0;
+
+	for (unsigned i = 0; i < WARM_BLOCK; i++) {
+		if (i == 1)
+			t0 = now();
+		call(b->dst, b->src, size);
+	}
+	return (now() - t0) / (WARM_BLOCK - 1);
+}
+
 /* Runs one case over its sizes; prints a table; returns the geometric mean of the ratios. */
 static double run_case(const char *title, measure_fn measure, void *ctx, const size_t *sizes,
 		       size_t n_sizes, size_t bytes_per_sample, double *min_ratio)
@@ -232,13 +255,31 @@ static int bench_large(void)
 	return ok;
 }
 
+static int bench_warm(void)
+{
+	static const size_t mib[] = { 4, 8, 16, 32 };
+	size_t sizes[4];
+	struct buffers b = { map(32u << 20), map(32u << 20), NULL };
+	double lowest;
+
+	for (unsigned i = 0; i < 4; i++)
+		sizes[i] = mib[i] << 20;
+	run_case("warm: the same copy again and again (per copy, blocks of 3 after one untimed)",
+		 measure_warm, &b, sizes, 4, 0, &lowest);
+	munmap(b.src, 32u << 20);
+	munmap(b.dst, 32u << 20);
+	return 1; /* informative: no target */
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
 		int (*run)(void);
-	} cases[] = { { "sweep", bench_sweep }, { "l1", bench_l1 }, { "large", bench_large } };
-	int want[3] = { 0 }, any = 0, ok = 1;
+	} cases[] = { { "sweep", bench_sweep }, { "l1", bench_l1 }, { "large", bench_large },
+		      { "warm", bench_warm } };
+	enum { N_CASES = sizeof(cases) / sizeof(cases[0]) };
+	int want[N_CASES] = { 0 }, any = 0, ok = 1;
 
 	for (int i = 1; i < argc; i++) {
 		int found = 0;
@@ -265,18 +306,18 @@ int main(int argc, char **argv)
 			contenders[1].fn = r->fn;
 			continue;
 		}
-		for (unsigned c = 0; c < 3; c++)
+		for (unsigned c = 0; c < N_CASES; c++)
 			if (strcmp(argv[i], cases[c].name) == 0)
 				want[c] = found = any = 1;
 		if (!found) {
-			fprintf(stderr, "copybench: %s: not a case (sweep, l1, large) or option (-r N, -c ROUTINE)\n",
+			fprintf(stderr, "copybench: %s: not a case (sweep, l1, large, warm) or option (-r N, -c ROUTINE)\n",
 				argv[i]);
 			return 2;
 		}
 	}
 	printf("copyperf_memcpy: %s\n", copyperf_describe());
-	for (unsigned c = 0; c < 3; c++)
-		if (!any || want[c])
+	for (unsigned c = 0; c < N_CASES; c++)
+		if (any ? want[c] : c < 3) /* warm only when asked for */
 			ok &= cases[c].run();
 	return ok ? 0 : 1;
 }
