@@ -87,6 +87,14 @@ usage_error "a buffer over the module's limit" "--buffer: at most" \
 	--kernel -b 1G -s 64K -t 64K
 check "bad ioctl inputs" ./ioctl_cases
 cat /tmp/out
+# Unloading under a running measurement must be refused, then work once it is gone.
+copyperf --kernel -q -r memcpy -s 8 -t 1G -n 1 >/dev/null 2>&1 &
+busy=$!
+sleep 1
+if rmmod copyperf 2>/dev/null; then bad "rmmod during a measurement succeeded"
+else ok "rmmod during a measurement is refused"; fi
+kill -9 "$busy"
+wait "$busy" 2>/dev/null
 check "rmmod" rmmod copyperf
 check "/dev/copyperf is gone" test ! -e /dev/copyperf
 usage_error "unloaded: says how to load it" "insmod" --kernel -q -t 64K -s 64K
