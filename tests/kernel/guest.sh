@@ -1,7 +1,9 @@
 #!/bin/sh
 # Runs inside the test guest as /guest/run, next to copyperf, ioctl_cases and
 # copyperf.ko: the module's whole life as a user meets it.  Prints the kernel
-# sweep's table and "N passed, N failed"; exits 1 on any failure.
+# sweep's table and "N passed, N failed"; exits 1 on any failure.  The kernel
+# log is judged on the host (scripts/kernel/log-problems.sh), from the console and
+# the dmesg that guest-init.sh sends after this script.
 # SWEEP_TOTAL (default 256K) is the sweep's --total.
 set -u
 passed=0
@@ -25,9 +27,6 @@ usage_error() {
 	else
 		bad "$name: exit $st, stderr: $(cat /tmp/err)"
 	fi
-}
-kernel_log_clean() {
-	! dmesg | grep -E '(^|[^A-Za-z])(BUG|WARNING|Oops)|soft lockup|Call Trace'
 }
 
 usage_error "no module: says how to load it" "insmod" --kernel -q -t 64K -s 64K
@@ -101,7 +100,6 @@ usage_error "unloaded: says how to load it" "insmod" --kernel -q -t 64K -s 64K
 check "insmod again" insmod ./copyperf.ko
 check "a run after reloading" copyperf --kernel -q -s 64K,8 -t 64K -n 1
 check "rmmod again" rmmod copyperf
-check "kernel log: no BUG, WARNING, Oops or lockup" kernel_log_clean
 
 echo "==== kernel sweep table"
 cat /tmp/sweep.txt
