@@ -16,25 +16,9 @@ passed=0
 failed=0
 ok() { passed=$((passed + 1)); echo "ok   $*"; }
 bad() { failed=$((failed + 1)); echo "FAIL $*"; }
-mkdir -p "$work"
-# One guest per work directory: a second run in this tree waits.
-exec 9>"$work/.lock"
-flock 9
-
-tree=$("$here/kernel-tree.sh" pmac32) || { echo "test-kernel.sh: no pmac32 kernel" >&2; exit 1; }
-ko=$("$top/scripts/kernel/build-module.sh" "$tree" "$work/kmod" ARCH=powerpc \
-	CROSS_COMPILE=powerpc-linux-gnu-) || { echo "test-kernel.sh: the module did not build" >&2; exit 1; }
-"$top/scripts/kernel/make-initramfs.sh" "$work/initramfs.cpio.gz" - "$init" "$ko" "$copyperf:run" ||
-	exit 1
-
-# Results go to the console: in QEMU's mac99 opening the second Zilog port floods
-# its interrupt ("irq 36: nobody cared"), so the guest shares ttyS0 with the kernel.
 list=$(echo "$routines" | tr ' ' ,)
-"$top/scripts/kernel/boot-qemu.sh" -q "qemu-system-ppc -M mac99 -cpu 750 -m 512" \
-	-k "$tree/vmlinux" -i "$work/initramfs.cpio.gz" -c ttyS0 -r console -d "$work" -t 180 \
-	-a "-- --kernel -r $list -t 1M -n 3 -q"
+"$here/guest.sh" "$work" 180 "$copyperf" "$init" --kernel -r "$list" -t 1M -n 3 -q
 status=$?
-tr -d '\r' <"$work/console.log" >"$work/console.txt"
 # The table, as copyperf printed it: from its header to the guest's status line.
 sed -n '/^copyperf [0-9]/,/^copyperf-guest-status/p' "$work/console.txt" |
 	grep -v '^copyperf-guest-status' >"$work/results.txt"
