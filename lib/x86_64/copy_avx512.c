@@ -12,33 +12,6 @@
 #include "vec_blocks.h"
 
 /*
- * Up to two vectors through EVEX-only registers (xmm16-31 and their ymm/zmm
- * views), in inline assembly: they leave no dirty upper state, so the small
- * copies return without a vzeroupper, a measurable part of such a call.
- */
-#define EVEX_PAIR(width, reg, d, s, n)                                              \
-	__asm__ volatile("vmovdqu64 (%[src]), %%" reg "16\n\t"                        \
-			 "vmovdqu64 -" #width "(%[src],%[len]), %%" reg "17\n\t"       \
-			 "vmovdqu64 %%" reg "16, (%[dst])\n\t"                         \
-			 "vmovdqu64 %%" reg "17, -" #width "(%[dst],%[len])"             \
-			 :                                                             \
-			 : [dst] "r"(d), [src] "r"(s), [len] "r"(n)                     \
-			 : "xmm16", "xmm17", "memory")
-
-/* 0 <= n <= 128. */
-ALWAYS_INLINE void copy_upto_128(unsigned char *d, const unsigned char *s, size_t n)
-{
-	if (n >= 64)
-		EVEX_PAIR(64, "zmm", d, s, n);
-	else if (n >= 32)
-		EVEX_PAIR(32, "ymm", d, s, n);
-	else if (n >= 16)
-		EVEX_PAIR(16, "xmm", d, s, n);
-	else
-		copy_below16(d, s, n);
-}
-
-/*
  * 128 < n <= 256 as eight 32-byte registers rather than four 64-byte ones:
  * measured faster on chunks that come from L2 (BENCHMARKS.md, sweep at 256 B).
  */
@@ -64,6 +37,5 @@ copy_128_256(unsigned char *d, const unsigned char *s, size_t n)
 	_mm256_storeu_si256((__m256i *)(d + n - 32), z);
 }
 
-#define VEC_UPTO_2V copy_upto_128
 #define VEC_UPTO_4V copy_128_256
 #include "vec_copy.h"

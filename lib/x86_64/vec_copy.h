@@ -3,8 +3,7 @@
  * One x86-64 memcpy/memmove, written once for any vector width.  The file
  * that includes it defines VEC_SIZE, VEC_ISA (the name suffix), VEC_TARGET
  * (the compiler target), vec_t and the VEC_LOAD/STOREU/STOREA/STREAM
- * operations, and may replace the copies up to 2 and 4 vectors (VEC_UPTO_2V,
- * VEC_UPTO_4V); it gets copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
+ * operations, and may replace the copy of 2 to 4 vectors (VEC_UPTO_4V); it gets copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
  * Pieces, by size: below one vector, the narrower blocks (vec_blocks.h);
  * up to 8 vectors, overlapping vectors from both ends; above, 'rep movsb'
@@ -57,20 +56,7 @@ VEC_INLINE void copy_4vec_aligned(unsigned char *d, const unsigned char *s, int 
 	}
 }
 
-/* 0 <= n <= 2V: a variant may define VEC_UPTO_2V itself. */
-VEC_INLINE void copy_upto_2vec(unsigned char *d, const unsigned char *s, size_t n)
-{
-	if (n < V) {
-		copy_below_vec(d, s, n);
-	} else {
-		vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + n - V);
-
-		VEC_STOREU(d, a);
-		VEC_STOREU(d + n - V, b);
-	}
-}
-
-/* 2V < n <= 4V: likewise VEC_UPTO_4V. */
+/* 2V < n <= 4V: a variant may define VEC_UPTO_4V itself. */
 VEC_INLINE void copy_upto_4vec(unsigned char *d, const unsigned char *s, size_t n)
 {
 	vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
@@ -82,9 +68,6 @@ VEC_INLINE void copy_upto_4vec(unsigned char *d, const unsigned char *s, size_t 
 	VEC_STOREU(d + n - V, e);
 }
 
-#ifndef VEC_UPTO_2V
-#define VEC_UPTO_2V copy_upto_2vec
-#endif
 #ifndef VEC_UPTO_4V
 #define VEC_UPTO_4V copy_upto_4vec
 #endif
@@ -196,8 +179,13 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
-	if (n <= 2 * V) {
-		VEC_UPTO_2V(d, s, n);
+	if (n < V) {
+		copy_below_vec(d, s, n);
+	} else if (n <= 2 * V) {
+		vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + n - V);
+
+		VEC_STOREU(d, a);
+		VEC_STOREU(d + n - V, b);
 	} else if (n <= 4 * V) {
 		VEC_UPTO_4V(d, s, n);
 	} else if (n <= 8 * V) {
