@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 copyperf=$1
 shift
 work=$(cd "$here/../.." && pwd)/build/kernel-bench
-mkdir -p "$work"
+. "$here/kernel-lock.sh"
 run=$work/run
 {
 	echo '#!/bin/sh'

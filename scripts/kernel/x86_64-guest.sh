@@ -3,7 +3,8 @@
 # it, busybox, and the given files under /guest, and runs RUN there as /guest/run.
 #   x86_64-guest.sh WORKDIR TIME_LIMIT RUN [FILE[:NAME]...] [-- EXTRA KERNEL ARGS]
 # Leaves WORKDIR/console.log and WORKDIR/results.txt (the results device, see
-# guest-init.sh); exits as boot-qemu.sh does (124: the guest hung).
+# guest-init.sh); exits as boot-qemu.sh does (124: the guest hung).  One guest per
+# WORKDIR at a time: the caller holds the lock (kernel-lock.sh) while it reads the logs too.
 set -eu
 [ $# -ge 3 ] || { echo "usage: x86_64-guest.sh WORKDIR TIME_LIMIT RUN [FILE...] [-- ARGS]" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,9 +17,6 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
 done
 [ $# -gt 0 ] && shift
 mkdir -p "$work"
-# One guest per work directory: a second run (another `make test` in this tree) waits.
-exec 9>"$work/.lock"
-flock 9
 rm -f "$work/console.log" "$work/results.log" "$work/results.txt"
 
 kernel=$("$here/debian-kernel.sh")

@@ -12,6 +12,7 @@ passed=0
 failed=0
 ok() { passed=$((passed + 1)); echo "ok   $*"; }
 bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+. "$top/scripts/kernel/kernel-lock.sh"
 
 # watchdog_thresh=1: a walk that holds the CPU for 2 s is reported as a soft lockup.
 "$top/scripts/kernel/x86_64-guest.sh" "$work" 120 "$here/guest.sh" "$1" "$2" -- watchdog_thresh=1
