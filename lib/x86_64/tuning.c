@@ -15,17 +15,17 @@
 
 /*
  * The rules the defaults follow; BENCHMARKS.md has the measurements behind them.
- * - rep movsb from one page: below it the vector loop won in every case
- *   measured; from it up, 'rep movsb' wins when the chunks come from L2
- *   (it skips reading destination lines it overwrites whole).
- * - ...until the copy no longer fits the L2 cache, where it stops gaining.
  * - Non-temporal stores once source and destination together (2n) fill the
  *   share of the last-level cache this process gets: below that ordinary
  *   stores keep a warm copy in cache, above it they only evict.
+ * - 'rep movsb' from one page up to there: below a page the vector loop won
+ *   in every case measured; from a page up 'rep movsb' wins when the data
+ *   comes from L2, L3 or memory (it skips reading destination lines it
+ *   overwrites whole), and only ties when it is in L1.
  */
-#define RULE_REP_MOVSB_MIN(r) ((size_t)sysconf(_SC_PAGESIZE))
-#define RULE_REP_MOVSB_MAX(r) ((r)->l2 ? (r)->l2 : (size_t)1 << 20)
 #define RULE_NT_THRESHOLD(r) ((r)->llc_share ? (r)->llc_share / 2 : (size_t)16 << 20)
+#define RULE_REP_MOVSB_MIN(r) ((size_t)sysconf(_SC_PAGESIZE))
+#define RULE_REP_MOVSB_MAX(r) RULE_NT_THRESHOLD(r)
 
 /* Reads a small sysfs file into buf (NUL-terminated); -1 if absent. */
 static int read_small(const char *path, char *buf, size_t len)

@@ -6,9 +6,10 @@
  * operations, and may replace the copy of 2 to 4 vectors (VEC_UPTO_4V); it gets copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
  * Pieces, by size: below one vector, the narrower blocks (vec_blocks.h);
- * up to 8 vectors, overlapping vectors from both ends; above, 'rep movsb'
- * or non-temporal stores in their windows (disjoint buffers only), else a
- * 4-vector loop with the destination aligned, forward or backward.
+ * up to 8 vectors, overlapping vectors from both ends; above, non-temporal
+ * stores from their threshold, else 'rep movsb' in its window (disjoint
+ * buffers only, both), else a 4-vector loop with the destination aligned,
+ * forward or backward.
  */
 #include "vec_blocks.h"
 #include "x86_copy.h"
@@ -167,12 +168,12 @@ static VEC_FN void copy_large(unsigned char *d, const unsigned char *s, size_t n
 		return;
 	}
 	if (!is_move || (uintptr_t)s - (uintptr_t)d >= n) { /* disjoint */
-		if (n >= t->rep_movsb_min && n < t->rep_movsb_max) {
-			rep_movsb_forward(d, s, n);
-			return;
-		}
 		if (n >= t->nt_threshold) {
 			copy_nontemporal(d, s, n);
+			return;
+		}
+		if (n >= t->rep_movsb_min && n < t->rep_movsb_max) {
+			rep_movsb_forward(d, s, n);
 			return;
 		}
 	}

@@ -41,10 +41,10 @@ struct x86_features {
 EARLY const struct x86_features *x86_features(void);
 
 /*
- * Sizes above the small-copy range (8 vectors) go by 'rep movsb' when
- * rep_movsb_min <= n < rep_movsb_max and the buffers are disjoint, by
- * non-temporal stores when n >= nt_threshold and they are disjoint, else by
- * the vector loop.  Read on every large copy, written once by the dispatcher.
+ * Sizes above the small-copy range (8 vectors), when the buffers are
+ * disjoint, go by non-temporal stores if n >= nt_threshold, else by 'rep
+ * movsb' if rep_movsb_min <= n < rep_movsb_max; the rest by the vector loop.
+ * Read on every large copy, written once at load time.
  */
 struct x86_tuning {
 	size_t rep_movsb_min;
