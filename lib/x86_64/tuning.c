@@ -15,15 +15,16 @@
 
 /*
  * The rules the defaults follow; BENCHMARKS.md has the measurements behind them.
- * - Non-temporal stores once source and destination together (2n) fill the
- *   share of the last-level cache this process gets: below that ordinary
- *   stores keep a warm copy in cache, above it they only evict.
+ * - Non-temporal stores once the copy is as large as the share of the
+ *   last-level cache this process gets: below that 'rep movsb' was faster,
+ *   warm or cold; above, the two measured alike, and non-temporal stores
+ *   leave the cache to the rest of the system.
  * - 'rep movsb' from one page up to there: below a page the vector loop won
  *   in every case measured; from a page up 'rep movsb' wins when the data
  *   comes from L2, L3 or memory (it skips reading destination lines it
  *   overwrites whole), and only ties when it is in L1.
  */
-#define RULE_NT_THRESHOLD(r) ((r)->llc_share ? (r)->llc_share / 2 : (size_t)16 << 20)
+#define RULE_NT_THRESHOLD(r) ((r)->llc_share ? (r)->llc_share : (size_t)32 << 20)
 #define RULE_REP_MOVSB_MIN(r) ((size_t)sysconf(_SC_PAGESIZE))
 #define RULE_REP_MOVSB_MAX(r) RULE_NT_THRESHOLD(r)
 
