@@ -3,7 +3,7 @@
 #   make CROSS_COMPILE=powerpc-linux-gnu-    the library and a static copyperf in build/<target>/
 #   make test-cross                          build, install and test every target
 TEST_SUITES    += test-cross
-CROSS_PACKAGES := qemu-user-static \
+CROSS_PACKAGES := qemu-user-static clang \
 	gcc-powerpc-linux-gnu libc6-dev-powerpc-cross gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
 TEST_PACKAGES  += $(CROSS_PACKAGES)

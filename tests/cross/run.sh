@@ -1,8 +1,8 @@
 #!/bin/sh
 # copyperf on the boards it targets, under qemu-user: each cross target builds from scratch
-# without a warning, installs, and runs the library's correctness program and a verified
-# copyperf sweep on the CPUs that matter.  On PowerPC the cache-line path is shown in the
-# objects (dcbz, dcbt) and counted while it runs.
+# without a warning (the library with clang too), installs, and runs the library's
+# correctness program and a verified copyperf sweep on the CPUs that matter.  On PowerPC
+# the cache-line path is shown in the objects (dcbz, dcbt) and counted while it runs.
 # usage: run.sh TARGET...   (powerpc-linux-gnu aarch64-linux-gnu powerpc64le-linux-gnu ...)
 set -u
 make=${MAKE:-make}
@@ -98,6 +98,14 @@ for t in "$@"; do
 	else
 		bad "$t: the build failed: $(tail -n 5 "$tmp/build")"
 		continue
+	fi
+
+	# The library with clang as well: both compilers must find nothing to say.
+	if $make --no-print-directory -B -j"$jobs" CC="clang --target=$t" CROSS_COMPILE="$t-" \
+		BUILD="$b/clang" EXTRA_CFLAGS=-Werror "$b/clang/libcopyperf.a" >"$tmp/clang" 2>&1; then
+		ok
+	else
+		bad "$t: clang -Werror: $(grep -m 3 -E 'error|warning' "$tmp/clang")"
 	fi
 
 	dest=$tmp/install-$t
