@@ -14,11 +14,13 @@
 #define EXIT_USAGE 2
 
 static const char compare_usage[] =
-	"usage: copyperf compare [--threshold PCT] A.json B.json\n"
+	"usage: copyperf compare [--threshold PCT] A.json[,A2.json...] B.json[,B2.json...]\n"
 	"For every (routine, space, chunk) in both results files: the median speeds, B/A,\n"
 	"and a two-sided Mann-Whitney U test of the repeats; then the geometric mean of\n"
 	"B/A per routine.  With --threshold PCT, exits 1 when any B/A is significantly\n"
-	"below 1 - PCT/100 (B slower than A by more than PCT percent).\n";
+	"below 1 - PCT/100 (B slower than A by more than PCT percent).\n"
+	"A comma list of files pools each point's repeats over several runs: runs of one\n"
+	"build differ more than the repeats inside one run, so gate CI on several runs a side.\n";
 
 double geometric_mean(const double *v, size_t n)
 {
@@ -48,22 +50,64 @@ static struct routine_ratios *ratios_for(struct routine_ratios *g, size_t *ng,
 	return &g[(*ng)++];
 }
 
-static const struct result_row *find_row(const struct result_set *s, const struct result_row *key)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		const struct result_row *r = &s->rows[i];
-
-		if (r->chunk == key->chunk && !strcmp(r->routine, key->routine) &&
-		    !strcmp(r->space, key->space))
-			return r;
-	}
-	return NULL;
-}
-
 static void describe(const char *name, const struct result_set *s)
 {
-	printf("%s: %s: %s, %s, cache %s, %llu bytes per point, %u repeats\n", name, s->source,
+	printf("%s: %s: %s, %s, cache %s, %llu bytes per point, %u repeats", name, s->source,
 	       s->cpu, s->kernel, s->cache, (unsigned long long)s->total, s->repeat);
+	if (s->runs > 1)
+		printf(" pooled from %u runs", s->runs);
+	putchar('\n');
+}
+
+/* A comma list of results files is one side: each point's samples pooled across the runs. */
+struct side {
+	struct result_set *files;
+	size_t n;
+	struct result_set pooled;
+};
+
+static void side_free(struct side *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		result_set_free(&d->files[i]);
+	free(d->files);
+	if (d->pooled.runs > 1)
+		result_set_free(&d->pooled);
+}
+
+static int side_read(struct side *d, const char *list, char *why, size_t whylen)
+{
+	char *copy = strdup(list), *cursor = copy, *path;
+	int failed = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->files = calloc(strlen(list) + 1, sizeof(*d->files));
+	if (!copy || !d->files)
+		abort();
+	while (!failed && (path = strsep(&cursor, ",")) != NULL) {
+		/* the set's source names the file: keep it in the original list, not the copy */
+		const char *name = list + (path - copy);
+
+		if (*path == '\0') {
+			snprintf(why, whylen, "empty file name in '%s'", list);
+			failed = 1;
+			break;
+		}
+		failed = result_set_read(&d->files[d->n++], path, why, whylen) != 0;
+		d->files[d->n - 1].source = name;
+	}
+	free(copy);
+	if (failed)
+		return -1;
+	if (d->n == 1) {
+		d->pooled = d->files[0];
+		return 0;
+	}
+	if (result_set_pool(&d->pooled, d->files, d->n, list)) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	return 0;
 }
 
 struct verdict {
@@ -71,6 +115,7 @@ struct verdict {
 	double ratio;
 	struct mann_whitney test;
 	bool significant;
+	bool regression; /* B significantly below floor x A */
 };
 
 /* The spread of the repeats: half their range, in percent of the median. */
@@ -79,8 +124,35 @@ static double half_range(const struct summary *s)
 	return (s->max - s->min) / 2 / s->median * 100;
 }
 
-static void judge(const struct result_row *a, const struct result_row *b, struct verdict *v)
+/*
+ * A regression past the threshold: B's speeds tested against A's scaled by
+ * floor, so that "significantly below 1 - PCT/100" is what is tested, not
+ * merely "significantly different, and below".
+ */
+static bool regressed(double *sa, size_t na, const double *sb, size_t nb, double floor,
+		      const struct verdict *v)
 {
+	struct mann_whitney shifted;
+
+	if (!(v->b.median < floor * v->a.median))
+		return false;
+	for (size_t i = 0; i < na; i++)
+		sa[i] *= floor;
+	mann_whitney(sb, nb, sa, na, &shifted);
+	return shifted.p < COMPARE_ALPHA;
+}
+
+/* Both sides pooled from several runs: the runs, not their repeats, are the samples tested. */
+static bool by_runs(const struct result_row *a, const struct result_row *b)
+{
+	return a->n_runs > 1 && b->n_runs > 1;
+}
+
+static void judge(const struct result_row *a, const struct result_row *b, double floor,
+		  struct verdict *v)
+{
+	size_t na = by_runs(a, b) ? a->n_runs : a->n_samples;
+	size_t nb = by_runs(a, b) ? b->n_runs : b->n_samples;
 	double *sa = calloc(a->n_samples + b->n_samples, sizeof(double)), *sb = sa + a->n_samples;
 
 	if (!sa)
@@ -90,9 +162,24 @@ static void judge(const struct result_row *a, const struct result_row *b, struct
 	summarize(sa, a->n_samples, &v->a);
 	summarize(sb, b->n_samples, &v->b);
 	v->ratio = v->b.median / v->a.median;
-	mann_whitney(sb, b->n_samples, sa, a->n_samples, &v->test);
+	if (by_runs(a, b)) {
+		memcpy(sa, a->run_speeds, na * sizeof(double));
+		memcpy(sb, b->run_speeds, nb * sizeof(double));
+	}
+	mann_whitney(sb, nb, sa, na, &v->test);
 	v->significant = v->test.p < COMPARE_ALPHA;
+	v->regression = floor < 1 && regressed(sa, na, sb, nb, floor, v);
 	free(sa);
+}
+
+/* The smallest two-sided p-value m against n samples can give: 2 / C(m+n, m). */
+static double smallest_p(unsigned m, unsigned n)
+{
+	double orderings = 1;
+
+	for (unsigned k = 1; k <= m; k++)
+		orderings = orderings * (n + k) / k;
+	return 2 / orderings;
 }
 
 /* Prints the comparison; returns how many points regressed past the threshold. */
@@ -113,12 +200,18 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 		       "align), so their difference is partly the options'\n");
 	printf("speed: median of each point's repeats, MB/s = 2^20 bytes/s, +- half their range;\n"
 	       "B/A below 1: B is slower\n"
-	       "test: Mann-Whitney U, two-sided, on the repeats' speeds; '*' where p < %.2f\n\n",
+	       "test: Mann-Whitney U, two-sided, on %s; '*' where p < %.2f\n\n",
+	       a->runs > 1 && b->runs > 1 ? "each run's median speed (the runs are the samples)"
+					  : "the repeats' speeds within the run",
 	       COMPARE_ALPHA);
+	if (a->runs > 1 && b->runs > 1 && smallest_p(a->runs, b->runs) >= COMPARE_ALPHA)
+		printf("note: %u runs against %u can never differ with p < %.2f; pool 4 or more a "
+		       "side\n\n",
+		       a->runs, b->runs, COMPARE_ALPHA);
 	printf("%-18s %-6s %9s %12s %6s %12s %6s %7s %8s\n", "routine", "space", "chunk [B]",
 	       "A MB/s", "+-", "B MB/s", "+-", "B/A", "p");
 	for (size_t i = 0; i < a->n; i++) {
-		const struct result_row *ra = &a->rows[i], *rb = find_row(b, ra);
+		const struct result_row *ra = &a->rows[i], *rb = result_set_find(b, ra);
 		struct verdict v;
 
 		if (!rb) {
@@ -131,21 +224,21 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 			skipped++;
 			continue;
 		}
-		judge(ra, rb, &v);
+		judge(ra, rb, floor, &v);
 		approx += !v.test.exact;
 		compared++;
-		printf("%-18s %-6s %9llu %12.1f %5.1f%% %12.1f %5.1f%% %7.3f %8.4f%s\n", ra->routine,
-		       ra->space, (unsigned long long)ra->chunk, v.a.median / BYTES_PER_MB,
-		       half_range(&v.a), v.b.median / BYTES_PER_MB, half_range(&v.b), v.ratio,
-		       v.test.p, v.significant ? " *" : "");
+		printf("%-18s %-6s %9llu %12.1f %5.1f%% %12.1f %5.1f%% %7.3f %8.4f%s%s\n",
+		       ra->routine, ra->space, (unsigned long long)ra->chunk,
+		       v.a.median / BYTES_PER_MB, half_range(&v.a), v.b.median / BYTES_PER_MB,
+		       half_range(&v.b), v.ratio, v.test.p, v.significant ? " *" : "",
+		       v.regression ? " regression" : "");
 		struct routine_ratios *g = ratios_for(groups, &n_groups, ra, a->n);
 
 		g->ratios[g->n++] = v.ratio;
-		if (threshold > 0 && v.significant && v.ratio < floor)
-			regressions++;
+		regressions += v.regression;
 	}
 	printf("\np-values: exact for %zu points; normal approximation with tie correction for %zu "
-	       "(ties, or more than %d samples)\n",
+	       "(more than %d samples, or ties among more than 10 a side)\n",
 	       compared - approx, approx, MANN_WHITNEY_EXACT_MAX);
 	if (only_a || b->n > a->n - only_a)
 		printf("points only in A: %zu, only in B: %zu (not compared)\n", only_a,
@@ -163,8 +256,9 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 		printf("(no point measured in both)\n");
 	free(groups);
 	if (threshold > 0)
-		printf("\nthreshold %g%%: %zu point%s significantly below B/A = %.3f\n", threshold,
-		       regressions, regressions == 1 ? "" : "s", floor);
+		printf("\nthreshold %g%%: %zu point%s significantly below B/A = %.3f (B's speeds "
+		       "against %.3f x A's, Mann-Whitney U)\n",
+		       threshold, regressions, regressions == 1 ? "" : "s", floor, floor);
 	return regressions;
 }
 
@@ -190,7 +284,7 @@ int compare_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct result_set a, b;
+	struct side a = { 0 }, b = { 0 };
 	double threshold = 0;
 	char why[512];
 	int c, status;
@@ -215,19 +309,15 @@ int compare_main(int argc, char **argv)
 			argc - optind);
 		return EXIT_USAGE;
 	}
-	if (result_set_read(&a, argv[optind], why, sizeof(why))) {
+	if (side_read(&a, argv[optind], why, sizeof(why)) ||
+	    side_read(&b, argv[optind + 1], why, sizeof(why))) {
 		fprintf(stderr, "copyperf compare: %s\n", why);
-		result_set_free(&a);
+		side_free(&a);
+		side_free(&b);
 		return EXIT_USAGE;
 	}
-	if (result_set_read(&b, argv[optind + 1], why, sizeof(why))) {
-		fprintf(stderr, "copyperf compare: %s\n", why);
-		result_set_free(&a);
-		result_set_free(&b);
-		return EXIT_USAGE;
-	}
-	status = compare_sets(&a, &b, threshold) ? 1 : 0;
-	result_set_free(&a);
-	result_set_free(&b);
+	status = compare_sets(&a.pooled, &b.pooled, threshold) ? 1 : 0;
+	side_free(&a);
+	side_free(&b);
 	return status;
 }

@@ -90,6 +90,72 @@ static double normal_p(double u, size_t na, size_t nb, double ties)
 	return erfc(dev / sqrt(var) / sqrt(2.0));
 }
 
+/* Past this many orderings, tied samples get the normal approximation instead. */
+#define TIES_EXACT_MAX_ORDERINGS 200000.0
+
+static double orderings(size_t m, size_t n)
+{
+	double c = 1;
+
+	for (size_t k = 1; k <= m; k++)
+		c = c * (double)(n + k) / (double)k;
+	return c;
+}
+
+/* Mid-ranks (ties share the mean of their ranks), doubled so they stay whole numbers. */
+static void doubled_ranks(const double *all, size_t n, long *rank2)
+{
+	for (size_t i = 0; i < n; i++) {
+		long below = 0, equal = 0;
+
+		for (size_t j = 0; j < n; j++) {
+			below += all[j] < all[i];
+			equal += all[j] == all[i];
+		}
+		rank2[i] = 2 * below + equal + 1;
+	}
+}
+
+/*
+ * With ties, the exact null distribution: every choice of which m of the
+ * pooled samples are a's, equally likely, and its rank sum.  Small samples
+ * only (the caller checks the count); the normal approximation is poor there.
+ */
+static double exact_p_ties(const double *a, size_t m, const double *b, size_t n)
+{
+	size_t N = m + n, idx[MANN_WHITNEY_EXACT_MAX];
+	double all[MANN_WHITNEY_EXACT_MAX], below = 0, above = 0, total = 0, p;
+	long rank2[MANN_WHITNEY_EXACT_MAX], observed = 0;
+
+	memcpy(all, a, m * sizeof(*a));
+	memcpy(all + m, b, n * sizeof(*b));
+	doubled_ranks(all, N, rank2);
+	for (size_t i = 0; i < m; i++) {
+		observed += rank2[i];
+		idx[i] = i;
+	}
+	for (;;) {
+		long sum = 0;
+		size_t k;
+
+		for (size_t i = 0; i < m; i++)
+			sum += rank2[idx[i]];
+		total++;
+		below += sum <= observed;
+		above += sum >= observed;
+		/* the next m-combination of 0..N-1 in lexicographic order */
+		for (k = m; k-- > 0 && idx[k] == N - m + k;)
+			;
+		if (k == (size_t)-1)
+			break;
+		idx[k]++;
+		for (size_t i = k + 1; i < m; i++)
+			idx[i] = idx[i - 1] + 1;
+	}
+	p = 2 * (below < above ? below : above) / total;
+	return p < 1 ? p : 1;
+}
+
 void mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct mann_whitney *out)
 {
 	double u = 0, ties = tie_term(a, na, b, nb);
@@ -98,6 +164,12 @@ void mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct
 		for (size_t j = 0; j < nb; j++)
 			u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
 	out->u = u;
-	out->exact = ties == 0 && na + nb <= MANN_WHITNEY_EXACT_MAX;
-	out->p = out->exact ? exact_p(u, na, nb) : normal_p(u, na, nb, ties);
+	out->exact = na + nb <= MANN_WHITNEY_EXACT_MAX &&
+		     (ties == 0 || orderings(na, nb) <= TIES_EXACT_MAX_ORDERINGS);
+	if (!out->exact)
+		out->p = normal_p(u, na, nb, ties);
+	else if (ties == 0)
+		out->p = exact_p(u, na, nb);
+	else
+		out->p = exact_p_ties(a, na, b, nb);
 }

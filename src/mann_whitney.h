@@ -10,7 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Up to this many samples in all, without ties, the p-value is exact. */
+/*
+ * Up to this many samples in all the p-value is exact: without ties always,
+ * with ties while the orderings to count stay few (about 10 against 10).
+ */
 #define MANN_WHITNEY_EXACT_MAX 50
 
 struct mann_whitney {

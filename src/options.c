@@ -19,7 +19,7 @@
 const char options_usage[] =
 	"usage: copyperf [options]\n"
 	"       copyperf plot -o FILE.svg|FILE.png RESULTS.json...\n"
-	"       copyperf compare [--threshold PCT] A.json B.json\n"
+	"       copyperf compare [--threshold PCT] A.json[,A2.json...] B.json[,B2.json...]\n"
 	"Times memory-copy routines the way the 2008 MPC8313 experiment did: a fixed total\n"
 	"copied through two buffers in chunks, for each chunk size and routine.\n"
 	"\n"

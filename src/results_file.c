@@ -7,6 +7,7 @@
 #include "json_read.h"
 #include "output.h"
 #include "results_file.h"
+#include "stats.h"
 
 /* Results files are a few hundred KiB; anything far larger is not one. */
 #define MAX_FILE (256u << 20)
@@ -89,6 +90,7 @@ static int read_row(struct result_row *row, const struct json *e, double **store
 	row->chunk = u64_or(e, "chunk", 0);
 	row->total = u64_or(e, "total", 0);
 	row->verified = verified && verified->type == JSON_TRUE;
+	row->n_runs = 1;
 	if (!row->routine || !row->chunk || !row->total) {
 		snprintf(why, whylen, "result %zu lacks \"routine\", \"chunk\" or \"total\"", i + 1);
 		return -1;
@@ -163,6 +165,7 @@ int result_set_read(struct result_set *s, const char *path, char *why, size_t wh
 		return -1;
 	}
 	read_header(s, s->doc);
+	s->runs = 1;
 	if (read_rows(s, results, reason, sizeof(reason))) {
 		snprintf(why, whylen, "'%s': %s", path, reason);
 		return -1;
@@ -184,16 +187,102 @@ int result_set_from_report(struct result_set *s, const struct report *r)
 	s->align_src = o->align_src;
 	s->align_dst = o->align_dst;
 	s->repeat = o->repeat;
+	s->runs = 1;
 	s->rows = calloc(r->n + 1, sizeof(*s->rows));
 	if (!s->rows)
 		return -1;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct point_result *p = &r->results[i];
 
-		s->rows[i] = (struct result_row){ p->routine, p->space, p->chunk, p->total,
-						  p->repeats, p->samples, p->verified };
+		s->rows[i] = (struct result_row){ .routine = p->routine,
+						  .space = p->space,
+						  .chunk = p->chunk,
+						  .total = p->total,
+						  .n_samples = p->repeats,
+						  .samples = p->samples,
+						  .verified = p->verified,
+						  .n_runs = 1 };
 	}
 	s->n = r->n;
+	return 0;
+}
+
+const struct result_row *result_set_find(const struct result_set *s, const struct result_row *key)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct result_row *r = &s->rows[i];
+
+		if (r->chunk == key->chunk && !strcmp(r->routine, key->routine) &&
+		    !strcmp(r->space, key->space))
+			return r;
+	}
+	return NULL;
+}
+
+int result_set_pool(struct result_set *out, const struct result_set *sets, size_t n,
+		    const char *label)
+{
+	size_t cap = 0, n_samples = 0, *filled;
+	double *at;
+
+	*out = sets[0];
+	out->source = label;
+	out->doc = NULL;
+	out->repeat = 0;
+	out->runs = 0;
+	out->n = 0;
+	for (size_t s = 0; s < n; s++) {
+		cap += sets[s].n;
+		out->repeat += sets[s].repeat;
+		out->runs += sets[s].runs;
+		for (size_t i = 0; i < sets[s].n; i++)
+			n_samples += sets[s].rows[i].n_samples;
+	}
+	out->rows = calloc(cap + 1, sizeof(*out->rows));
+	out->sample_store = at = calloc(n_samples + 1, sizeof(double));
+	out->run_store = calloc(cap + 1, sizeof(double));
+	filled = calloc(cap + 1, sizeof(*filled));
+	if (!out->rows || !at || !out->run_store || !filled) {
+		free(filled);
+		return -1;
+	}
+	/* the points in order of first appearance, and how many samples each gathers */
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < sets[s].n; i++) {
+			const struct result_row *r = &sets[s].rows[i];
+			struct result_row *p = (struct result_row *)result_set_find(out, r);
+
+			if (!p) {
+				p = &out->rows[out->n++];
+				*p = *r;
+				p->n_samples = 0;
+				p->n_runs = 0;
+			}
+			p->n_runs += r->n_samples > 0;
+			p->verified = p->verified && r->verified;
+			p->n_samples += r->n_samples;
+		}
+	for (size_t k = 0, runs = 0; k < out->n; k++) {
+		out->rows[k].samples = at;
+		at += out->rows[k].n_samples;
+		out->rows[k].run_speeds = out->run_store + runs;
+		runs += out->rows[k].n_runs;
+		out->rows[k].n_runs = 0;
+	}
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < sets[s].n; i++) {
+			const struct result_row *r = &sets[s].rows[i];
+			size_t k = (size_t)(result_set_find(out, r) - out->rows);
+
+			if (!r->n_samples)
+				continue;
+			memcpy((double *)out->rows[k].samples + filled[k], r->samples,
+			       r->n_samples * sizeof(double));
+			filled[k] += r->n_samples;
+			((double *)out->rows[k].run_speeds)[out->rows[k].n_runs++] =
+				(double)r->total / median_of(r->samples, r->n_samples);
+		}
+	free(filled);
 	return 0;
 }
 
@@ -202,6 +291,7 @@ void result_set_free(struct result_set *s)
 	json_free(s->doc);
 	free(s->rows);
 	free(s->sample_store);
+	free(s->run_store);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -60,6 +60,20 @@ check "identical files: nothing significant" lacks " *" "$T/out"
 check "identical files: every B/A is 1.000" \
 	test "$(grep -cE ' 1\.000 +1\.0000$' "$T/out")" = 28
 
+# Several runs a side: each run's median is one sample, so run-to-run noise is in the test.
+status_is "4 runs against 4, 10% slower: fails --threshold 5" 1 "$COPYPERF" compare --threshold 5 "$A,$A,$A,$A" "$B,$B,$B,$B"
+check "pooled: says so" has "20 repeats pooled from 4 runs" "$T/out"
+check "pooled: the runs are the samples" has "on each run's median speed (the runs are the samples)" "$T/out"
+check "pooled: the slower routine is a regression at every chunk" \
+	test "$(grep -cE '^slower +user .* 0\.900 +0\.0[0-9]+ \* regression$' "$T/out")" = 14
+status_is "3 runs against 3 can never be significant" 0 "$COPYPERF" compare --threshold 5 "$A,$A,$A" "$B,$B,$B"
+check "3 runs against 3: a note says so" has "note: 3 runs against 3 can never differ with p < 0.05" "$T/out"
+check "3 runs against 3: nothing marked" lacks " *" "$T/out"
+status_is "the same runs on both sides" 0 "$COPYPERF" compare --threshold 5 "$A,$B" "$B,$A"
+check "the same runs on both sides: every B/A is 1.000, p 1" test "$(grep -cE ' 1\.000 +1\.0000$' "$T/out")" = 28
+usage_error "compare: empty name in a list" "empty file name in '$A,'" "$COPYPERF" compare "$A," "$B"
+usage_error "compare: a missing file in a list" "cannot read '$T/nosuch.json'" "$COPYPERF" compare "$A,$T/nosuch.json" "$B"
+
 usage_error "compare needs two files" "needs two results files" "$COPYPERF" compare "$A"
 usage_error "compare: missing file" "cannot read '$T/nosuch.json'" "$COPYPERF" compare "$A" "$T/nosuch.json"
 printf '{"tool":"copyperf",\n "results": [1,]}\n' >"$T/broken.json"

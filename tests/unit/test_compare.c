@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 #include "assert_near.h"
 #include "compare.h"
@@ -104,20 +105,90 @@ static void test_three_against_three_never_significant(void **state)
 }
 
 /*
- * a = 1..5, b = 3..7: U = 1 + 2 (4>3, 5>3, 5>4) + 3 ties x 1/2 = 4.5; mean 12.5;
- * ties 3, 4, 5 twice each: sum(t^3 - t) = 18; variance 25/12 (11 - 18/90) = 22.5;
- * z = (8 - 0.5) / sqrt(22.5) = 1.5811; p = erfc(z / sqrt 2) = 0.113846.
+ * The oracle with ties: every way of choosing which m of the pooled values
+ * are a's, its U counted pair by pair (ties 1/2), the two-sided p-value from
+ * the tails.  Shares nothing with the rank sums under test.
  */
-static void test_normal_approximation_with_ties(void **state)
+static double brute_force_p_ties(const double *a, size_t m, const double *b, size_t n)
 {
-	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 3, 4, 5, 6, 7 };
+	double all[16], u_observed = 0, below = 0, above = 0, count = 0;
+	size_t total = m + n;
+
+	for (size_t i = 0; i < m; i++)
+		for (size_t j = 0; j < n; j++)
+			u_observed += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
+	memcpy(all, a, m * sizeof(*a));
+	memcpy(all + m, b, n * sizeof(*b));
+	for (uint32_t mask = 0; mask < (1u << total); mask++) {
+		double u = 0;
+
+		if ((size_t)__builtin_popcount(mask) != m)
+			continue;
+		for (size_t i = 0; i < total; i++)
+			for (size_t j = 0; j < total; j++)
+				if ((mask & (1u << i)) && !(mask & (1u << j)))
+					u += all[i] > all[j] ? 1 : all[i] == all[j] ? 0.5 : 0;
+		count++;
+		below += u <= u_observed;
+		above += u >= u_observed;
+	}
+	double p = 2 * (below < above ? below : above) / count;
+
+	return p < 1 ? p : 1;
+}
+
+static void test_exact_with_ties_matches_brute_force(void **state)
+{
+	(void)state;
+	srand(7);
+	for (int trial = 0; trial < 200; trial++) {
+		size_t m = 1 + (size_t)rand() % 7, n = 1 + (size_t)rand() % 7;
+		double a[8], b[8];
+		struct mann_whitney t;
+
+		/* few distinct values: ties on most draws */
+		for (size_t i = 0; i < m; i++)
+			a[i] = (double)(rand() % 4);
+		for (size_t i = 0; i < n; i++)
+			b[i] = (double)(rand() % 4);
+		mann_whitney(a, m, b, n, &t);
+		assert_true(t.exact);
+		assert_near(t.p, brute_force_p_ties(a, m, b, n), 1e-12);
+	}
+}
+
+/* Three identical runs against three: ties, yet never below 2/20 (the approximation said 0.047). */
+static void test_exact_with_ties_small(void **state)
+{
+	const double a[] = { 7, 7, 7 }, b[] = { 5, 5, 5 };
 	struct mann_whitney t;
 
 	(void)state;
-	mann_whitney(a, 5, b, 5, &t);
+	mann_whitney(a, 3, b, 3, &t);
+	assert_true(t.exact);
+	assert_near(t.p, 0.1, 1e-12);
+}
+
+/*
+ * Too many orderings to count: a = {1..5} x 3, b = {3..7} x 3.  U = 9 x 4.5 =
+ * 40.5, mean 112.5; ties: 1, 2, 6, 7 three times, 3, 4, 5 six times, so
+ * sum(t^3 - t) = 4 x 24 + 3 x 210 = 726; variance 225/12 (31 - 726/870) =
+ * 565.603; z = (72 - 0.5) / 23.7824 = 3.00642; p = erfc(z / sqrt 2) = 0.0026434.
+ */
+static void test_normal_approximation_with_ties(void **state)
+{
+	double a[15], b[15];
+	struct mann_whitney t;
+
+	(void)state;
+	for (int i = 0; i < 15; i++) {
+		a[i] = 1 + i % 5;
+		b[i] = 3 + i % 5;
+	}
+	mann_whitney(a, 15, b, 15, &t);
 	assert_false(t.exact);
-	assert_near(t.u, 4.5, 0);
-	assert_near(t.p, 0.113846, 1e-5);
+	assert_near(t.u, 40.5, 0);
+	assert_near(t.p, 0.0026434, 1e-6);
 }
 
 static void test_identical_samples_not_significant(void **state)
@@ -174,6 +245,8 @@ int main(void)
 		cmocka_unit_test(test_exact_separated),
 		cmocka_unit_test(test_exact_matches_brute_force),
 		cmocka_unit_test(test_three_against_three_never_significant),
+		cmocka_unit_test(test_exact_with_ties_matches_brute_force),
+		cmocka_unit_test(test_exact_with_ties_small),
 		cmocka_unit_test(test_normal_approximation_with_ties),
 		cmocka_unit_test(test_identical_samples_not_significant),
 		cmocka_unit_test(test_large_samples_use_the_approximation),
