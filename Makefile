@@ -106,7 +106,8 @@ clean:
 	rm -rf build
 
 # ---- tests ---------------------------------------------------------------------------------
-# Each mk/*.mk adds its suite to TEST_SUITES and its Debian packages to TEST_PACKAGES.
+# Each mk/*.mk adds its suite to TEST_SUITES and its Debian packages to TEST_PACKAGES;
+# the numbers in their names put the quick suites first.
 TEST_SUITES   :=
 TEST_PACKAGES := python3
 include mk/*.mk
