@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "uapi/copyperf_ioctl.h"
 #include "kernel_backend.h"
+#include "routine_names.h"
 
 #define HOW_TO_LOAD "load the module first: make kmod && sudo insmod kmod/copyperf.ko"
 
@@ -99,6 +100,22 @@ static size_t default_routines(const struct kernel_ctx *c)
 	return n;
 }
 
+static void unknown_kernel_routine(const struct kernel_ctx *c, const char *name, char *err,
+				   size_t errlen)
+{
+	uint32_t n = c->version.n_routines;
+	const char **valid = calloc(n + 1, sizeof(*valid));
+
+	if (!valid) {
+		snprintf(err, errlen, "out of memory");
+		return;
+	}
+	for (uint32_t j = 0; j < n; j++)
+		valid[j] = c->module_routines[j].name;
+	unknown_routine_error(err, errlen, "kernel routine", name, valid, n);
+	free(valid);
+}
+
 static int resolve_routines(struct kernel_ctx *c, const struct options *o, char *err,
 			    size_t errlen)
 {
@@ -116,16 +133,7 @@ static int resolve_routines(struct kernel_ctx *c, const struct options *o, char 
 		int k = o->routines ? find_routine(c, o->routines[i]) : (int)c->chosen[i];
 
 		if (k < 0) {
-			char valid[1024] = "";
-
-			for (uint32_t j = 0; j < c->version.n_routines; j++) {
-				const char *name = c->module_routines[j].name;
-
-				if (strlen(valid) + strlen(name) + 3 < sizeof(valid))
-					strcat(strcat(valid, j ? ", " : ""), name);
-			}
-			snprintf(err, errlen, "--routines: unknown kernel routine '%s' (valid: %s)",
-				 o->routines[i], valid);
+			unknown_kernel_routine(c, o->routines[i], err, errlen);
 			return -1;
 		}
 		c->chosen[i] = (uint32_t)k;

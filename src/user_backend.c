@@ -8,6 +8,7 @@
 #include "cache.h"
 #include "counters.h"
 #include "pattern.h"
+#include "routine_names.h"
 #include "timing.h"
 #include "user_backend.h"
 
@@ -49,16 +50,10 @@ static int resolve_routines(struct user_ctx *c, const struct options *o, char *e
 		const struct copyperf_routine *r = copyperf_routine_find(o->routines[i]);
 
 		if (!r) {
-			char valid[1024] = "";
-
-			for (size_t k = 0; k < total; k++) {
-				const char *name = copyperf_routine_at(k)->name;
-
-				if (strlen(valid) + strlen(name) + 3 < sizeof(valid))
-					strcat(strcat(valid, k ? ", " : ""), name);
-			}
-			snprintf(err, errlen, "--routines: unknown routine '%s' (valid: %s)",
-				 o->routines[i], valid);
+			for (size_t k = 0; k < total; k++)
+				c->names[k] = copyperf_routine_at(k)->name;
+			unknown_routine_error(err, errlen, "routine", o->routines[i], c->names,
+					      total);
 			return -1;
 		}
 		if (!copyperf_routine_available(r)) {
