@@ -4,7 +4,8 @@
 #   boot-qemu.sh -q "QEMU [ARGS]" -k KERNEL -i INITRD -c CONSOLE_DEV -r RESULTS_DEV \
 #                -d LOG_DIR [-t SECONDS] [-a "EXTRA KERNEL ARGS"]
 # e.g. -q "qemu-system-x86_64 -accel tcg -cpu max -m 512 -nodefaults" -c ttyS0 -r ttyS1
-#      -q "qemu-system-ppc -M mac99 -m 512" -c ttyPZ0 -r ttyPZ1
+#      -q "qemu-system-ppc -M mac99 -cpu 750 -m 512" -c ttyS0 -r console
+#      (RESULTS_DEV "console": the results share the console, as on mac99)
 # Writes LOG_DIR/console.log and LOG_DIR/results.log.  Exits with QEMU's status,
 # or 124 after printing the console's last lines when the guest outlives the limit.
 set -eu
