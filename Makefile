@@ -116,9 +116,17 @@ include mk/*.mk
 test-deps:
 	@scripts/ensure-packages.sh $(sort $(TEST_PACKAGES))
 
-# The suites run one after the other, so their output stays readable.
+# The suites run one after the other, so their output stays readable; a failing suite
+# does not stop the others, and the last line counts them.
 test: test-deps
-	@set -e; for s in $(TEST_SUITES); do echo "==== make $$s"; $(MAKE) --no-print-directory $$s; done
-	@echo "==== all test suites passed: $(TEST_SUITES)"
+	@passed=0; failed=0; failures=; \
+	for s in $(TEST_SUITES); do \
+		echo "==== make $$s"; \
+		if $(MAKE) --no-print-directory $$s; then passed=$$((passed + 1)); \
+		else failed=$$((failed + 1)); failures="$$failures $$s"; fi; \
+	done; \
+	[ -z "$$failures" ] || echo "==== failed:$$failures"; \
+	echo "test suites: $$passed passed, $$failed failed"; \
+	[ "$$failed" -eq 0 ]
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
