@@ -11,7 +11,14 @@
 #endif
 #include "cache.h"
 
+/*
+ * Each architecture names its write-back-and-invalidate of one line, the
+ * barrier around the walk and the line size the walk steps by; cache_flush()
+ * below is the same walk for all of them.
+ */
 #if defined(__x86_64__) || defined(__i386__)
+
+#define FLUSH_SUPPORTED 1
 
 /* CPUID.(EAX=7,ECX=0):EBX bit 23; without it, the serialising clflush. */
 static int have_clflushopt(void)
@@ -24,82 +31,95 @@ static int have_clflushopt(void)
 	return known;
 }
 
-int cache_flush_supported(void)
+static void flush_fence(void)
 {
-	return 1;
+	__asm__ volatile("mfence" ::: "memory");
 }
 
-void cache_flush(const void *p, size_t len)
+static void flush_line(const char *c, int opt)
 {
-	unsigned line = cache_line_size();
-	const char *c = (const char *)((uintptr_t)p & ~(uintptr_t)(line - 1));
-	const char *end = (const char *)p + len;
-
-	__asm__ volatile("mfence" ::: "memory");
-	if (have_clflushopt())
-		for (; c < end; c += line)
-			__asm__ volatile("clflushopt %0" : "+m"(*(volatile char *)c));
+	if (opt)
+		__asm__ volatile("clflushopt %0" : "+m"(*(volatile char *)c));
 	else
-		for (; c < end; c += line)
-			__asm__ volatile("clflush %0" : "+m"(*(volatile char *)c));
-	__asm__ volatile("mfence" ::: "memory");
+		__asm__ volatile("clflush %0" : "+m"(*(volatile char *)c));
 }
+
+#define FLUSH_VARIANT() have_clflushopt()
+#define FLUSH_STEP() cache_line_size()
 
 #elif defined(__aarch64__)
 
-int cache_flush_supported(void)
+#define FLUSH_SUPPORTED 1
+
+static void flush_fence(void)
 {
-	return 1;
+	__asm__ volatile("dsb ish" ::: "memory");
 }
 
-void cache_flush(const void *p, size_t len)
+static void flush_line(const char *c, int unused)
+{
+	(void)unused;
+	__asm__ volatile("dc civac, %0" ::"r"(c) : "memory");
+}
+
+/* CTR_EL0.DminLine: log2 of the words in the smallest data line of any level. */
+static unsigned smallest_line(void)
 {
 	uint64_t ctr;
-	unsigned line;
-	const char *c, *end = (const char *)p + len;
 
 	__asm__ volatile("mrs %0, ctr_el0" : "=r"(ctr));
-	line = 4u << ((ctr >> 16) & 0xf); /* DminLine: log2 of words in the smallest D line */
-	c = (const char *)((uintptr_t)p & ~(uintptr_t)(line - 1));
-	__asm__ volatile("dsb ish" ::: "memory");
-	for (; c < end; c += line)
-		__asm__ volatile("dc civac, %0" ::"r"(c) : "memory");
-	__asm__ volatile("dsb ish" ::: "memory");
+	return 4u << ((ctr >> 16) & 0xf);
 }
+
+#define FLUSH_VARIANT() 0
+#define FLUSH_STEP() smallest_line()
 
 #elif defined(__powerpc__)
 
-int cache_flush_supported(void)
-{
-	return 1;
-}
+#define FLUSH_SUPPORTED 1
 
-void cache_flush(const void *p, size_t len)
+static void flush_fence(void)
 {
-	unsigned line = cache_line_size();
-	const char *c = (const char *)((uintptr_t)p & ~(uintptr_t)(line - 1));
-	const char *end = (const char *)p + len;
-
-	__asm__ volatile("sync" ::: "memory");
-	for (; c < end; c += line)
-		__asm__ volatile("dcbf 0,%0" ::"r"(c) : "memory");
 	__asm__ volatile("sync" ::: "memory");
 }
+
+static void flush_line(const char *c, int unused)
+{
+	(void)unused;
+	__asm__ volatile("dcbf 0,%0" ::"r"(c) : "memory");
+}
+
+#define FLUSH_VARIANT() 0
+#define FLUSH_STEP() cache_line_size()
 
 #else
 
+#define FLUSH_SUPPORTED 0
+
+#endif
+
 int cache_flush_supported(void)
 {
-	return 0;
+	return FLUSH_SUPPORTED;
 }
 
 void cache_flush(const void *p, size_t len)
 {
+#if FLUSH_SUPPORTED
+	unsigned line = FLUSH_STEP();
+	int variant = FLUSH_VARIANT();
+	const char *c = (const char *)((uintptr_t)p & ~(uintptr_t)(line - 1));
+	const char *end = (const char *)p + len;
+
+	flush_fence();
+	for (; c < end; c += line)
+		flush_line(c, variant);
+	flush_fence();
+#else
 	(void)p;
 	(void)len;
-}
-
 #endif
+}
 
 static int read_sysfs(const char *dir, const char *name, char *buf, size_t len)
 {
