@@ -15,12 +15,10 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
-# Update the lists only when a package is unknown to them (a fresh machine has none).
-for p in $missing; do
-	if ! apt-cache show "$p" >/dev/null 2>&1; then
-		apt-get update -q >/dev/null
-		break
-	fi
-done
+# A fresh image's package lists may be missing or stale (an install would then ask the mirror
+# for versions it no longer has): update them unless that was done within the hour.
+if ! find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -mmin -60 2>/dev/null | grep -q .; then
+	apt-get update -q >/dev/null
+fi
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing >/dev/null
