@@ -46,6 +46,7 @@ $(PRELOAD_PROBE): $(BUILD)/tests/preload/probe.o
 	$(CC) $(LDFLAGS) -o $@ $^
 
 INSTALL_EXTRA += install -m 755 $(PRELOAD_SO) $(DESTDIR)$(PREFIX)/lib/libcopyperf-preload.so;
+INSTALL_CHECK_EXTRA += lib/libcopyperf-preload.so
 
 .PHONY: test-preload
 test-preload: $(PRELOAD_SO) $(PRELOAD_PROBE)
