@@ -12,10 +12,7 @@ top=$(cd "$here/../.." && pwd)
 copyperf=$1 init=$2
 work=$top/build/kernel-ppc32
 routines="memcpy copy_to_user copy_from_user copyperf_lines"
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok   $*"; }
-bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+. "$top/tests/tally.sh"
 list=$(echo "$routines" | tr ' ' ,)
 "$here/guest.sh" "$work" 180 "$copyperf" "$init" --kernel -r "$list" -t 1M -n 3 -q
 status=$?
@@ -48,5 +45,4 @@ else
 	ok "the kernel log has no BUG, WARNING, Oops or stuck interrupt"
 fi
 [ "$failed" = 0 ] || { echo "---- the console's last lines:"; tail -n 30 "$work/console.txt"; }
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+tally

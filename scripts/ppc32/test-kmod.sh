@@ -8,10 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 work=$top/build/kmod-ppc32
 cross=powerpc-linux-gnu-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok   $*"; }
-bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+. "$top/tests/tally.sh"
 mkdir -p "$work"
 
 if ! tree=$("$here/kernel-tree.sh" mpc83xx); then
@@ -23,7 +20,7 @@ if ko=$("$top/scripts/kernel/build-module.sh" "$tree" "$work/mpc83xx" ARCH=power
 	ok "the module builds against $tree"
 else
 	bad "the module build: $(tail -n 5 "$work/build.log")"
-	echo "$passed passed, $failed failed"
+	tally
 	exit 1
 fi
 if grep -qi 'warning' "$work/build.log"; then
@@ -54,5 +51,4 @@ if echo "$body" | grep -qw dcbz && echo "$body" | grep -q dcbt; then
 else
 	bad "the module's copyperf_ppc_line_copy lacks dcbz or dcbt"
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+tally

@@ -6,11 +6,7 @@ cp=$1
 broken=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../tally.sh"
 
 # usage_error DESCRIPTION EXPECTED-TEXT ARGS...: exit 2, one line on stderr naming the problem.
 usage_error() {
@@ -108,5 +104,4 @@ grep -q 'broken-short FAILED at chunk 4096' "$tmp/berr" && ok || bad "stderr doe
 "$broken" -q -f json -r broken-short -s 4K -t 64K -n 1 -o "$tmp/b.json" 2>/dev/null
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; assert r["verified"] is False and "bytes_per_s" not in r and "4095" in r["error"], r' "$tmp/b.json" && ok || bad "json of a FAILED point"
 
-echo "cli: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tally cli

@@ -5,10 +5,7 @@
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../tally.sh"
 make=${MAKE:-make}
 cc=${CC:-cc}
 
@@ -31,5 +28,4 @@ $cc -o "$tmp/dyn" tests/install/use_library.c $flags && LD_LIBRARY_PATH="$tmp/pr
 $cc -o "$tmp/static" tests/install/use_library.c $(pkg-config --cflags copyperf) "$tmp/prefix/lib/libcopyperf.a" &&
 	"$tmp/static" >/dev/null && ok || bad "static build against the installed library"
 
-echo "install: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tally install

@@ -8,10 +8,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 work=$top/build/kernel-test
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok   $*"; }
-bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+. "$top/tests/tally.sh"
 . "$top/scripts/kernel/kernel-lock.sh"
 
 # watchdog_thresh=1: a walk that holds the CPU for 2 s is reported as a soft lockup.
@@ -40,5 +37,4 @@ if [ "$failed" != 0 ]; then
 	echo "---- console ($work/console.log), last lines:"
 	tail -n 30 "$work/console.log"
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+tally

@@ -6,19 +6,17 @@ set -u
 libcheck=$1 sanitized=$2 isas=$3
 shift 3
 log=$(mktemp) && trap 'rm -f "$log"' EXIT
-passed=0 failed=0
+. "$(dirname "$0")/../tally.sh"
 
 run() { # label, then env assignments and the program
 	label=$1
 	shift
 	if env "$@" >"$log" 2>&1 && tail -1 "$log" | grep -q '^[0-9]* passed, 0 failed$'; then
-		echo "ok   $label: $(tail -1 "$log")"
-		passed=$((passed + 1))
+		ok "$label: $(tail -1 "$log")"
 	else
-		echo "FAIL $label (exit $?):"
+		bad "$label (exit $?):"
 		grep -E '^FAIL|ERROR|runtime error' "$log" | head -20
 		tail -3 "$log"
-		failed=$((failed + 1))
 	fi
 }
 
@@ -31,5 +29,4 @@ run "libcheck under ASan/UBSan" "$sanitized"
 for isa in $isas; do
 	run "libcheck, COPYPERF_ISA=$isa" COPYPERF_ISA="$isa" "$libcheck"
 done
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+tally

@@ -9,10 +9,8 @@ HERE=$(dirname "$0")
 ROOT=$(realpath "$HERE/../..")
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 failed=0
 
-ok() { pass=$((pass + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../tally.sh"
 # check DESCRIPTION COMMAND...: the command must succeed
 check() { d=$1; shift; if "$@"; then ok; else bad "$d"; fi; }
 # status_is DESCRIPTION EXPECTED COMMAND...: runs it (stdout to $T/out, stderr to $T/err)
@@ -202,5 +200,4 @@ done
 make -s -C "$ROOT" install DESTDIR="$T/root" PREFIX=/usr BUILD="$(dirname "$COPYPERF")" >/dev/null 2>"$T/install-err"
 check "make install puts the manual in share/man/man1" cmp "$MAN" "$T/root/usr/share/man/man1/copyperf.1"
 
-echo "results: $pass passed, $failed failed"
-[ "$failed" = 0 ]
+tally results
