@@ -2,29 +2,42 @@
 /*
  * make bench: copyperf_memcpy against the C library's memcpy, side by side in
  * one process, each called through a function pointer, interleaved (the order
- * alternates every round), ROUNDS rounds; medians, spread and ratios for the
- * three cases the library's speed targets name:
+ * alternates every round), ROUNDS rounds, in PROCS processes one after the
+ * other; medians, spread and ratios for the cases the library's targets name:
  *   sweep  - the seed's walk: chunks of 8 B..64 KiB through 64 KiB buffers, hot
  *   l1     - the same bytes copied again and again (L1-resident)
  *   large  - single copies of 8..256 MiB, pages pre-faulted, caches evicted before each
  *   warm   - 4..32 MiB copied again and again (what stays in the LLC): where
  *            non-temporal stores start to pay; run it with COPYPERF_NT_THRESHOLD
  *            low and high to see the crossover
- * Usage: copybench [sweep|l1|large|warm ...] [-r ROUNDS] [-c ROUTINE]  (exit 2 on bad input)
- * Without a case: sweep, l1 and large, with a verdict on each target.
+ * Why several processes: where both copies tie, one process's ratio moves by
+ * 1-3% from the next one's (code, stack and buffers land elsewhere each time),
+ * so a verdict taken from one process is a coin toss. Each process is a
+ * fresh exec of this program; the verdict is on the median of their ratios.
+ * Usage: copybench [sweep|l1|large|warm ...] [-r ROUNDS] [-p PROCS] [-c ROUTINE]
+ * (exit 2 on bad input). Without a case: sweep, l1 and large, with a verdict on each target.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include "copyperf.h"
 
 #define MAX_ROUNDS 101
+#define MAX_PROCS 51
+#define MAX_SIZES 14
 #define SEED_BUFFER (64u * 1024)
 #define SWEEP_BYTES (4u << 20) /* per measurement: the walk repeated */
 #define L1_BYTES (8u << 20)
+#define LARGE_MAX (256u << 20)
+#define JUNK_BYTES (128u << 20) /* four times this machine's 32 MiB L3 */
+#define WARM_MAX (32u << 20)
+#define WARM_BLOCK 4
 
 typedef void *(*copy_fn)(void *, const void *, size_t);
 
@@ -37,7 +50,7 @@ static struct contender contenders[2] = {
 	{ "memcpy", memcpy },
 	{ "copyperf_memcpy", copyperf_memcpy },
 };
-static unsigned rounds = 15;
+static unsigned rounds = 15, procs = 9;
 
 static double now(void)
 {
@@ -70,10 +83,12 @@ struct stat3 {
 	double median, min, max;
 };
 
-static struct stat3 summarize(double *v, unsigned n)
+static struct stat3 summarize(const double *in, unsigned n)
 {
+	double v[MAX_ROUNDS > MAX_PROCS ? MAX_ROUNDS : MAX_PROCS];
 	struct stat3 s;
 
+	memcpy(v, in, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), cmp_double);
 	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	s.min = v[0];
@@ -81,20 +96,19 @@ static struct stat3 summarize(double *v, unsigned n)
 	return s;
 }
 
-/* One measurement: returns seconds for `bytes` copied by the case at `size`. */
-typedef double (*measure_fn)(copy_fn fn, size_t size, void *ctx);
+/* ---- what one process measures ------------------------------------------------------- */
 
 struct buffers {
 	unsigned char *src, *dst;
 	unsigned char *junk; /* large: written before each sample, so every copy starts cold */
 };
 
-#define JUNK_BYTES (128u << 20) /* four times this machine's 32 MiB L3 */
+/* One measurement: returns seconds for the case's bytes at `size`. */
+typedef double (*measure_fn)(copy_fn fn, size_t size, const struct buffers *b);
 
 /* The seed's walk: chunk after chunk through the 64 KiB buffers, wrapping, data hot. */
-static double measure_sweep(copy_fn fn, size_t size, void *ctx)
+static double measure_sweep(copy_fn fn, size_t size, const struct buffers *b)
 {
-	struct buffers *b = ctx;
 	copy_fn volatile call = fn;
 	size_t count = SWEEP_BYTES / size, off = 0;
 	double t0 = now();
@@ -108,9 +122,8 @@ static double measure_sweep(copy_fn fn, size_t size, void *ctx)
 	return now() - t0;
 }
 
-static double measure_l1(copy_fn fn, size_t size, void *ctx)
+static double measure_l1(copy_fn fn, size_t size, const struct buffers *b)
 {
-	struct buffers *b = ctx;
 	copy_fn volatile call = fn;
 	size_t count = L1_BYTES / size;
 	double t0 = now();
@@ -120,9 +133,8 @@ static double measure_l1(copy_fn fn, size_t size, void *ctx)
 	return now() - t0;
 }
 
-static double measure_large(copy_fn fn, size_t size, void *ctx)
+static double measure_large(copy_fn fn, size_t size, const struct buffers *b)
 {
-	struct buffers *b = ctx;
 	copy_fn volatile call = fn;
 	double t0;
 
@@ -140,10 +152,8 @@ static double measure_large(copy_fn fn, size_t size, void *ctx)
  * The same copy WARM_BLOCK times in a row, so that what it leaves in the
  * cache is what the next one finds; the first of the block is not counted.
  */
-#define WARM_BLOCK 4
-static double measure_warm(copy_fn fn, size_t size, void *ctx)
+static double measure_warm(copy_fn fn, size_t size, const struct buffers *b)
 {
-	struct buffers *b = ctx;
 	copy_fn volatile call = fn;
 	double t0 = 0;
 
@@ -155,44 +165,185 @@ static double measure_warm(copy_fn fn, size_t size, void *ctx)
 	return (now() - t0) / (WARM_BLOCK - 1);
 }
 
-/* Runs one case over its sizes; prints a table; returns the geometric mean of the ratios. */
-static double run_case(const char *title, measure_fn measure, void *ctx, const size_t *sizes,
-		       size_t n_sizes, size_t bytes_per_sample, double *min_ratio)
+/* A table of the report: one case's sizes, measured the same way. */
+struct table {
+	const char *cases; /* the case name(s) that select it */
+	const char *title;
+	measure_fn measure;
+	size_t buffer, junk;  /* bytes of each buffer; of the eviction area */
+	size_t bytes;         /* per sample, rounded down to whole copies; 0: one copy */
+	size_t sizes[MAX_SIZES];
+	unsigned n_sizes;
+};
+
+#define KIB(x) ((size_t)(x) << 10)
+#define MIB(x) ((size_t)(x) << 20)
+
+static const struct table tables[] = {
+	{ "sweep", "sweep: the seed's walk, chunks 8 B-64 KiB through 64 KiB buffers, hot cache",
+	  measure_sweep, SEED_BUFFER, 0, SWEEP_BYTES,
+	  { 8, 16, 32, 64, 128, 256, 512, KIB(1), KIB(2), KIB(4), KIB(8), KIB(16), KIB(32), KIB(64) },
+	  14 },
+	{ "l1", "l1: the same bytes copied again and again (L1-resident)", measure_l1, KIB(16), 0,
+	  L1_BYTES, { 2113, 3000, 4096, 8192, 16384 }, 5 },
+	{ "large", "large: single copies, caches evicted before each", measure_large, LARGE_MAX,
+	  JUNK_BYTES, 0, { MIB(8), MIB(16), MIB(32), MIB(64), MIB(128), MIB(256) }, 6 },
+	{ "warm", "warm: the same copy again and again (per copy, blocks of 3 after one untimed)",
+	  measure_warm, WARM_MAX, 0, 0, { MIB(4), MIB(8), MIB(16), MIB(32) }, 4 },
+};
+enum { N_TABLES = sizeof(tables) / sizeof(tables[0]) };
+
+/* One size's result in one process: per contender, the median, min and max seconds. */
+struct result {
+	struct stat3 s[2];
+};
+
+static struct result measure_size(const struct table *t, const struct buffers *b, size_t size)
 {
-	double samples[2][MAX_ROUNDS], log_sum = 0;
+	double samples[2][MAX_ROUNDS];
+	struct result r;
 
-	printf("\n%s (%u rounds, interleaved; GB/s = 1e9 B/s, median [min-max])\n", title, rounds);
-	printf("%10s  %26s  %26s  %7s\n", "size", contenders[0].name, contenders[1].name, "ratio");
-	*min_ratio = INFINITY;
-	for (size_t i = 0; i < n_sizes; i++) {
-		size_t size = sizes[i];
-		size_t bytes = bytes_per_sample ? bytes_per_sample / size * size : size;
-		struct stat3 s[2];
-		double ratio;
+	for (unsigned c = 0; c < 2; c++)
+		t->measure(contenders[c].fn, size, b); /* warm-up */
+	for (unsigned i = 0; i < rounds; i++)
+		for (unsigned k = 0; k < 2; k++) {
+			unsigned c = (i + k) % 2; /* A B, B A, A B ... */
 
-		for (unsigned c = 0; c < 2; c++)
-			measure(contenders[c].fn, size, ctx); /* warm-up */
-		for (unsigned r = 0; r < rounds; r++)
-			for (unsigned k = 0; k < 2; k++) {
-				unsigned c = (r + k) % 2; /* A B, B A, A B ... */
+			samples[c][i] = t->measure(contenders[c].fn, size, b);
+		}
+	for (unsigned c = 0; c < 2; c++)
+		r.s[c] = summarize(samples[c], rounds);
+	return r;
+}
 
-				samples[c][r] = measure(contenders[c].fn, size, ctx);
+/* Measures every size of a table in this process. */
+static void measure_table(const struct table *t, struct result *out)
+{
+	struct buffers b = { map(t->buffer), map(t->buffer), t->junk ? map(t->junk) : NULL };
+
+	for (unsigned i = 0; i < t->n_sizes; i++)
+		out[i] = measure_size(t, &b, t->sizes[i]);
+	munmap(b.src, t->buffer);
+	munmap(b.dst, t->buffer);
+	if (b.junk)
+		munmap(b.junk, t->junk);
+}
+
+/* ---- several processes ----------------------------------------------------------------- */
+
+/* A child's report, one line per size: table, size index, then med/min/max of each contender. */
+static void print_raw(unsigned t, const struct result *r, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		printf("%u %u %a %a %a %a %a %a\n", t, i, r[i].s[0].median, r[i].s[0].min, r[i].s[0].max,
+		       r[i].s[1].median, r[i].s[1].min, r[i].s[1].max);
+}
+
+/* results[table][size][process] */
+static struct result results[N_TABLES][MAX_SIZES][MAX_PROCS];
+
+/* Runs one child (this program, exec'd afresh) and files its report as process p. */
+static void run_child(char *const *child_argv, unsigned p, const int *want)
+{
+	int fd[2], status, got[N_TABLES][MAX_SIZES] = { { 0 } };
+	pid_t pid;
+	FILE *in;
+	unsigned t, i;
+	struct result r;
+
+	if (pipe(fd) != 0 || (pid = fork()) < 0) {
+		fprintf(stderr, "copybench: cannot start a process: %s\n", strerror(errno));
+		exit(1);
+	}
+	if (pid == 0) {
+		dup2(fd[1], STDOUT_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		execv("/proc/self/exe", child_argv);
+		fprintf(stderr, "copybench: cannot run /proc/self/exe: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	in = fdopen(fd[0], "r");
+	while (in && fscanf(in, "%u %u %la %la %la %la %la %la", &t, &i, &r.s[0].median, &r.s[0].min,
+			    &r.s[0].max, &r.s[1].median, &r.s[1].min, &r.s[1].max) == 8)
+		if (t < N_TABLES && i < tables[t].n_sizes) {
+			results[t][i][p] = r;
+			got[t][i] = 1;
+		}
+	if (in)
+		fclose(in);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "copybench: measuring process %u failed\n", p + 1);
+		exit(1);
+	}
+	for (t = 0; t < N_TABLES; t++)
+		for (i = 0; want[t] && i < tables[t].n_sizes; i++)
+			if (!got[t][i]) {
+				fprintf(stderr, "copybench: process %u did not report %s size %zu\n", p + 1,
+					tables[t].cases, tables[t].sizes[i]);
+				exit(1);
 			}
-		for (unsigned c = 0; c < 2; c++)
-			s[c] = summarize(samples[c], rounds);
-		ratio = s[0].median / s[1].median;
-		log_sum += log(ratio);
-		if (ratio < *min_ratio)
-			*min_ratio = ratio;
+}
+
+/* ---- the report ----------------------------------------------------------------------- */
+
+/* Prints one table over its sizes (the first n); returns the pooled ratios in ratio[]. */
+static void report_table(unsigned t, unsigned n, double *ratio)
+{
+	const struct table *tb = &tables[t];
+
+	printf("\n%s\n", tb->title);
+	if (procs == 1)
+		printf("(%u rounds, interleaved; GB/s = 1e9 B/s, median [min-max] of the rounds)\n", rounds);
+	else
+		printf("(%u processes x %u rounds, interleaved; GB/s = 1e9 B/s: median [min-max] of the\n"
+		       " processes' medians; ratio: the C library's time over copyperf's, median [min-max]\n"
+		       " of the processes' ratios)\n",
+		       procs, rounds);
+	printf("%10s  %26s  %26s  %7s%s\n", "size", contenders[0].name, contenders[1].name, "ratio",
+	       procs > 1 ? "  [min  -  max]" : "");
+	for (unsigned i = 0; i < n; i++) {
+		size_t size = tb->sizes[i];
+		size_t bytes = tb->bytes ? tb->bytes / size * size : size;
+		double r[MAX_PROCS], med[2][MAX_PROCS];
+		struct stat3 s[2], rs;
+
+		for (unsigned p = 0; p < procs; p++) {
+			for (unsigned c = 0; c < 2; c++)
+				med[c][p] = results[t][i][p].s[c].median;
+			r[p] = med[0][p] / med[1][p];
+		}
+		for (unsigned c = 0; c < 2; c++) {
+			s[c] = summarize(med[c], procs);
+			if (procs == 1)
+				s[c] = results[t][i][0].s[c];
+		}
+		rs = summarize(r, procs);
+		ratio[i] = rs.median;
 		printf("%10zu", size);
 		for (unsigned c = 0; c < 2; c++)
 			printf("  %8.2f [%7.2f-%7.2f]", bytes / s[c].median / 1e9, bytes / s[c].max / 1e9,
 			       bytes / s[c].min / 1e9);
-		printf("  %6.3fx\n", ratio);
+		printf("  %6.3fx", rs.median);
+		if (procs > 1)
+			printf("  [%.3f-%.3f]", rs.min, rs.max);
+		printf("\n");
 	}
-	printf("%10s  geometric mean of the ratios %.3fx, lowest %.3fx\n", "", exp(log_sum / (double)n_sizes),
-	       *min_ratio);
-	return exp(log_sum / (double)n_sizes);
+}
+
+static double geomean(const double *v, unsigned n, double *lowest)
+{
+	double log_sum = 0;
+
+	*lowest = INFINITY;
+	for (unsigned i = 0; i < n; i++) {
+		log_sum += log(v[i]);
+		if (v[i] < *lowest)
+			*lowest = v[i];
+	}
+	printf("%10s  geometric mean of the ratios %.3fx, lowest %.3fx\n", "", exp(log_sum / n), *lowest);
+	return exp(log_sum / n);
 }
 
 static int verdict(const char *what, int ok)
@@ -201,123 +352,146 @@ static int verdict(const char *what, int ok)
 	return ok;
 }
 
-static int bench_sweep(void)
+static int report_sweep(void)
 {
-	size_t sizes[14];
-	struct buffers b = { map(SEED_BUFFER), map(SEED_BUFFER), NULL };
-	double lowest, gm;
+	double ratio[MAX_SIZES], lowest, gm;
 
-	for (unsigned i = 0; i < 14; i++)
-		sizes[i] = (size_t)8 << i;
-	gm = run_case("sweep: the seed's walk, chunks 8 B-64 KiB through 64 KiB buffers, hot cache",
-		      measure_sweep, &b, sizes, 14, SWEEP_BYTES, &lowest);
+	report_table(0, tables[0].n_sizes, ratio);
+	gm = geomean(ratio, tables[0].n_sizes, &lowest);
 	return verdict("sweep: >= 1.00x at every size", lowest >= 1.0) &
 	       verdict("sweep: geometric mean >= 1.03x", gm >= 1.03);
 }
 
-static int bench_l1(void)
+static int report_l1(void)
 {
-	static const size_t sizes[] = { 2113, 3000, 4096, 8192, 16384 };
-	struct buffers b = { map(16384), map(16384), NULL };
-	double lowest, gm, first, unused;
+	double ratio[MAX_SIZES], lowest, gm;
 
-	gm = run_case("l1: the same bytes copied again and again (L1-resident)", measure_l1, &b,
-		      sizes, 5, L1_BYTES, &lowest);
-	first = run_case("l1: 2113 B again, on its own", measure_l1, &b, sizes, 1, L1_BYTES, &unused);
-	return verdict("l1: >= 1.30x at 2113 B", first >= 1.30) &
+	report_table(1, tables[1].n_sizes, ratio);
+	gm = geomean(ratio, tables[1].n_sizes, &lowest);
+	return verdict("l1: >= 1.30x at 2113 B", ratio[0] >= 1.30) &
 	       verdict("l1: geometric mean >= 1.15x, none below 1.00x", gm >= 1.15 && lowest >= 1.0);
 }
 
-static int bench_large(void)
+static int report_large(void)
 {
-	static const size_t mib[] = { 8, 16, 32, 64, 128, 256 };
-	size_t sizes[6];
-	struct buffers b = { map(256u << 20), map(256u << 20), map(JUNK_BYTES) };
-	double ratios[6], lowest;
+	double ratio[MAX_SIZES];
 	int ok = 1;
 
-	for (unsigned i = 0; i < 6; i++) {
-		sizes[i] = mib[i] << 20;
-		run_case(i == 0 ? "large: single copies, caches evicted before each" : "large, continued",
-			 measure_large, &b, &sizes[i], 1, 0, &ratios[i]);
-	}
-	for (unsigned i = 0; i < 6; i++) {
+	report_table(2, tables[2].n_sizes, ratio);
+	for (unsigned i = 0; i < tables[2].n_sizes; i++) {
 		char what[80];
-		double goal = mib[i] == 64 || mib[i] == 128 ? 1.25 : 1.00;
+		size_t mib = tables[2].sizes[i] >> 20;
+		double goal = mib == 64 || mib == 128 ? 1.25 : 1.00;
 
-		snprintf(what, sizeof(what), "large: %zu MiB >= %.2fx", mib[i], goal);
-		ok &= verdict(what, ratios[i] >= goal);
+		snprintf(what, sizeof(what), "large: %zu MiB >= %.2fx", mib, goal);
+		ok &= verdict(what, ratio[i] >= goal);
 	}
-	(void)lowest;
-	munmap(b.src, 256u << 20);
-	munmap(b.dst, 256u << 20);
-	munmap(b.junk, JUNK_BYTES);
 	return ok;
 }
 
-static int bench_warm(void)
+static int report_warm(void)
 {
-	static const size_t mib[] = { 4, 8, 16, 32 };
-	size_t sizes[4];
-	struct buffers b = { map(32u << 20), map(32u << 20), NULL };
-	double lowest;
+	double ratio[MAX_SIZES];
 
-	for (unsigned i = 0; i < 4; i++)
-		sizes[i] = mib[i] << 20;
-	run_case("warm: the same copy again and again (per copy, blocks of 3 after one untimed)",
-		 measure_warm, &b, sizes, 4, 0, &lowest);
-	munmap(b.src, 32u << 20);
-	munmap(b.dst, 32u << 20);
+	report_table(3, tables[3].n_sizes, ratio);
 	return 1; /* informative: no target */
+}
+
+static int (*const reports[N_TABLES])(void) = { report_sweep, report_l1, report_large, report_warm };
+
+static int usage_error(const char *arg, const char *why)
+{
+	fprintf(stderr, "copybench: %s: %s\n", arg, why);
+	return 2;
+}
+
+static int parse_count(const char *arg, unsigned lo, unsigned hi, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || v < lo || v > hi)
+		return 0;
+	*out = (unsigned)v;
+	return 1;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		int (*run)(void);
-	} cases[] = { { "sweep", bench_sweep }, { "l1", bench_l1 }, { "large", bench_large },
-		      { "warm", bench_warm } };
-	enum { N_CASES = sizeof(cases) / sizeof(cases[0]) };
-	int want[N_CASES] = { 0 }, any = 0, ok = 1;
+	int want[N_TABLES] = { 0 }, any = 0, raw = 0, ok = 1;
+	char *child_argv[2 * N_TABLES + 8];
+	unsigned n_child = 0;
 
+	child_argv[n_child++] = argv[0];
+	child_argv[n_child++] = "--raw";
 	for (int i = 1; i < argc; i++) {
 		int found = 0;
 
-		if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
-			char *end;
-			unsigned long r = strtoul(argv[++i], &end, 10);
-
-			if (*end || r < 3 || r > MAX_ROUNDS) {
-				fprintf(stderr, "copybench: -r %s: rounds must be 3..%d\n", argv[i], MAX_ROUNDS);
-				return 2;
-			}
-			rounds = (unsigned)r;
+		if (strcmp(argv[i], "--raw") == 0) { /* a child of a pooled run */
+			raw = 1;
 			continue;
 		}
-		if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
+		if ((strcmp(argv[i], "-r") == 0 || strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "-c") == 0) &&
+		    i + 1 == argc)
+			return usage_error(argv[i], "needs a value");
+		if (strcmp(argv[i], "-r") == 0) {
+			if (!parse_count(argv[++i], 3, MAX_ROUNDS, &rounds))
+				return usage_error(argv[i], "rounds (-r) must be 3..101");
+			child_argv[n_child++] = "-r";
+			child_argv[n_child++] = argv[i];
+			continue;
+		}
+		if (strcmp(argv[i], "-p") == 0) {
+			if (!parse_count(argv[++i], 1, MAX_PROCS, &procs))
+				return usage_error(argv[i], "processes (-p) must be 1..51");
+			continue;
+		}
+		if (strcmp(argv[i], "-c") == 0) {
 			const struct copyperf_routine *r = copyperf_routine_find(argv[++i]);
 
-			if (r == NULL || !copyperf_routine_available(r)) {
-				fprintf(stderr, "copybench: -c %s: no such routine on this CPU\n", argv[i]);
-				return 2;
-			}
+			if (r == NULL || !copyperf_routine_available(r))
+				return usage_error(argv[i], "no such routine on this CPU");
 			contenders[1].name = r->name;
 			contenders[1].fn = r->fn;
+			child_argv[n_child++] = "-c";
+			child_argv[n_child++] = argv[i];
 			continue;
 		}
-		for (unsigned c = 0; c < N_CASES; c++)
-			if (strcmp(argv[i], cases[c].name) == 0)
-				want[c] = found = any = 1;
-		if (!found) {
-			fprintf(stderr, "copybench: %s: not a case (sweep, l1, large, warm) or option (-r N, -c ROUTINE)\n",
-				argv[i]);
-			return 2;
+		for (unsigned t = 0; t < N_TABLES; t++)
+			if (strcmp(argv[i], tables[t].cases) == 0 && !want[t]) {
+				want[t] = found = any = 1;
+				child_argv[n_child++] = argv[i];
+			} else if (strcmp(argv[i], tables[t].cases) == 0) {
+				found = 1;
+			}
+		if (!found)
+			return usage_error(argv[i], "not a case (sweep, l1, large, warm) or option (-r N, -p N, -c ROUTINE)");
+	}
+	for (unsigned t = 0; t < N_TABLES; t++)
+		if (!any && t < 3) { /* warm only when asked for */
+			want[t] = 1;
+			child_argv[n_child++] = (char *)tables[t].cases;
 		}
+	child_argv[n_child] = NULL;
+
+	if (raw) {
+		for (unsigned t = 0; t < N_TABLES; t++)
+			if (want[t]) {
+				struct result r[MAX_SIZES];
+
+				measure_table(&tables[t], r);
+				print_raw(t, r, tables[t].n_sizes);
+			}
+		return 0;
 	}
 	printf("copyperf_memcpy: %s\n", copyperf_describe());
-	for (unsigned c = 0; c < N_CASES; c++)
-		if (any ? want[c] : c < 3) /* warm only when asked for */
-			ok &= cases[c].run();
+	fflush(stdout);
+	for (unsigned p = 0; p < procs; p++)
+		run_child(child_argv, p, want);
+	for (unsigned t = 0; t < N_TABLES; t++)
+		if (want[t])
+			ok &= reports[t]();
 	return ok ? 0 : 1;
 }
