@@ -3,7 +3,8 @@
  * One x86-64 memcpy/memmove, written once for any vector width.  The file
  * that includes it defines VEC_SIZE, VEC_ISA (the name suffix), VEC_TARGET
  * (the compiler target), vec_t and the VEC_LOAD/STOREU/STOREA/STREAM
- * operations, and may replace the copy of 2 to 4 vectors (VEC_UPTO_4V); it gets copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
+ * operations, and may replace the copy of 2 to 4 vectors (VEC_UPTO_4V); it
+ * gets copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
  * Pieces, by size: below one vector, the narrower blocks (vec_blocks.h);
  * up to 8 vectors, overlapping vectors from both ends; above, non-temporal
@@ -74,8 +75,8 @@ VEC_INLINE void copy_upto_4vec(unsigned char *d, const unsigned char *s, size_t 
 #define VEC_UPTO_4V copy_upto_4vec
 #endif
 
-/* Copies 8V < n bytes forward; correct for dst below src even if they overlap. */
-static VEC_FN void copy_forward(unsigned char *d, const unsigned char *s, size_t n)
+/* Copies 8V < n bytes forward; correct for dst below src even if they overlap. Returns dst. */
+static VEC_FN void *copy_forward(unsigned char *d, const unsigned char *s, size_t n)
 {
 	/* Loaded first, stored last: an overlapping destination may overwrite them. */
 	vec_t head = VEC_LOAD(s);
@@ -94,10 +95,11 @@ static VEC_FN void copy_forward(unsigned char *d, const unsigned char *s, size_t
 	VEC_STOREU(end - 2 * V, t2);
 	VEC_STOREU(end - V, t3);
 	VEC_STOREU(dst, head);
+	return dst;
 }
 
-/* Copies 8V < n bytes backward, for dst above src when they overlap. */
-static VEC_FN void copy_backward(unsigned char *d, const unsigned char *s, size_t n)
+/* Copies 8V < n bytes backward, for dst above src when they overlap. Returns dst. */
+static VEC_FN void *copy_backward(unsigned char *d, const unsigned char *s, size_t n)
 {
 	vec_t h0 = VEC_LOAD(s), h1 = VEC_LOAD(s + V);
 	vec_t h2 = VEC_LOAD(s + 2 * V), h3 = VEC_LOAD(s + 3 * V);
@@ -127,16 +129,17 @@ static VEC_FN void copy_backward(unsigned char *d, const unsigned char *s, size_
 	VEC_STOREU(d + 2 * V, h2);
 	VEC_STOREU(d + 3 * V, h3);
 	VEC_STOREU(end - V, last);
+	return d;
 }
 
 /*
  * Copies LINE + 4V <= n bytes between disjoint buffers with non-temporal
  * stores: the destination does not displace the cache, and its lines are not
- * read before being overwritten whole.
+ * read before being overwritten whole. Returns dst.
  */
-static VEC_FN void copy_nontemporal(unsigned char *d, const unsigned char *s, size_t n)
+static VEC_FN void *copy_nontemporal(unsigned char *d, const unsigned char *s, size_t n)
 {
-	unsigned char *const end = d + n;
+	unsigned char *const dst = d, *const end = d + n;
 	const unsigned char *const s_end = s + n;
 	size_t skew = LINE - ((uintptr_t)d & (LINE - 1));
 
@@ -154,30 +157,43 @@ static VEC_FN void copy_nontemporal(unsigned char *d, const unsigned char *s, si
 	_mm_sfence(); /* weakly ordered stores: make them visible before we return */
 	for (size_t i = 4 * V; i > 0; i -= V)
 		VEC_STOREU(end - i, VEC_LOAD(s_end - i));
+	return dst;
 }
 
-/* n > 8V. */
-static VEC_FN void copy_large(unsigned char *d, const unsigned char *s, size_t n, int is_move)
+/*
+ * 'rep movsb' for all but the last line, which vectors copy after it. On Zen
+ * 5 a string copy of 16 KiB or more starts slower on data in L1 (1.4% at
+ * exactly 16 KiB): leaving one line out keeps such copies below that step,
+ * and measured level with a whole 'rep movsb' everywhere else (BENCHMARKS.md).
+ * At this point: n > 8V >= 2 lines, and the buffers are disjoint.
+ */
+VEC_INLINE void copy_rep_movsb(unsigned char *d, const unsigned char *s, size_t n)
+{
+	rep_movsb_forward(d, s, n - LINE);
+	for (size_t i = LINE; i > 0; i -= V)
+		VEC_STOREU(d + n - i, VEC_LOAD(s + n - i));
+}
+
+/*
+ * n > 8V. Inline, so that each way out is a tail call: no frame, no call
+ * and no run-time test of is_move on memcpy's path.
+ */
+VEC_INLINE void *copy_large(unsigned char *d, const unsigned char *s, size_t n, int is_move)
 {
 	const struct x86_tuning *t = &x86_tuning;
 	uintptr_t ahead = (uintptr_t)d - (uintptr_t)s; /* < n: dst overlaps src from above */
 
-	if (is_move && ahead < n) {
-		if (ahead)
-			copy_backward(d, s, n);
-		return;
-	}
+	if (is_move && ahead < n)
+		return ahead ? copy_backward(d, s, n) : d;
 	if (!is_move || (uintptr_t)s - (uintptr_t)d >= n) { /* disjoint */
-		if (n >= t->nt_threshold) {
-			copy_nontemporal(d, s, n);
-			return;
-		}
+		if (n >= t->nt_threshold)
+			return copy_nontemporal(d, s, n);
 		if (n >= t->rep_movsb_min && n < t->rep_movsb_max) {
-			rep_movsb_forward(d, s, n);
-			return;
+			copy_rep_movsb(d, s, n);
+			return d;
 		}
 	}
-	copy_forward(d, s, n);
+	return copy_forward(d, s, n);
 }
 
 VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
@@ -209,7 +225,7 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 		VEC_STOREU(d + n - 2 * V, y);
 		VEC_STOREU(d + n - V, z);
 	} else {
-		copy_large(d, s, n, is_move);
+		return copy_large(d, s, n, is_move);
 	}
 	return dst;
 }
