@@ -84,7 +84,8 @@ test-fuzz: $(FUZZ_BIN)
 COPYBENCH := $(BUILD)/bench/copybench
 BENCH_ARGS ?=
 
-$(COPYBENCH): $(BUILD)/bench/copybench.o $(LIB_A)
+$(BUILD)/bench/copybench.o: ALL_CFLAGS += -Isrc
+$(COPYBENCH): $(BUILD)/bench/copybench.o $(BUILD)/src/mann_whitney.o $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 .PHONY: bench
