@@ -1,6 +1,7 @@
 # libcopyperf's own suites: the correctness program (natively, under ASan/UBSan, once per ISA
-# and with each threshold forced), a libFuzzer run, the LD_PRELOAD shim; and `make bench`.
-TEST_SUITES   += test-lib test-fuzz test-preload
+# and with each threshold forced), a libFuzzer run, the LD_PRELOAD shim; and `make bench`, whose
+# program test-bench checks.
+TEST_SUITES   += test-lib test-fuzz test-preload test-bench
 TEST_PACKAGES += clang libclang-rt-14-dev
 
 # ---- the correctness suite: one plain C program, cross-buildable -----------------------------
@@ -93,3 +94,8 @@ bench: $(COPYBENCH)
 	@echo "machine: $$(uname -srm), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"\
 		"$$(nproc) CPUs, glibc $$(ldd --version | head -1 | awk '{print $$NF}'); load: $$(cut -d' ' -f1-3 /proc/loadavg)"
 	$(COPYBENCH) $(BENCH_ARGS)
+
+# The program itself (bad input, a short pooled run's tables and verdicts), not its numbers.
+.PHONY: test-bench
+test-bench: $(COPYBENCH)
+	@tests/bench/run.sh $(COPYBENCH)

@@ -1,0 +1,58 @@
+#!/bin/sh
+# make bench's program works: bad input is refused with exit 2 and one line naming it, and a
+# short pooled run prints every table, row and verdict. How fast is not checked here.
+# Usage: tests/bench/run.sh COPYBENCH
+. "$(dirname "$0")/../tally.sh"
+bench=$1
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+refused() { # WHAT ARGS...: exit 2, one line on stderr that names WHAT
+	what=$1
+	shift
+	"$bench" "$@" >"$out" 2>"$err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -qF -- "$what" "$err"; then
+		ok "refused: $*"
+	else
+		bad "copybench $*: exit $rc, stderr: $(cat "$err")"
+	fi
+}
+refused 0 -p 0
+refused 52 -p 52
+refused 2 -r 2
+refused abc -r abc
+refused -r -r
+refused no-such-routine -c no-such-routine
+refused foo sweep foo
+
+# rows: NAME EXPECTED -- every size's row has GB/s, ratio, control and p
+rows() {
+	n=$(sed -n "/^$1:/,/geometric mean/p" "$out" |
+		grep -cE '^ +[0-9]+ +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x +\[[0-9.]+-[0-9.]+\] +[0-9.]+x +[0-9.]+')
+	if [ "$n" -eq "$2" ]; then ok "$1: $2 rows"; else bad "$1: $n rows, not $2"; fi
+}
+
+"$bench" -p 3 -r 3 sweep l1 >"$out" 2>"$err"
+rc=$?
+if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "3 processes: exit $rc"; else bad "3 processes: exit $rc, $(cat "$err")"; fi
+grep -q '^(3 processes x 3 rounds' "$out" && ok "pooled header" || bad "no pooled header"
+rows sweep 14
+rows l1 5
+[ "$(grep -cE '^  (sweep|l1): .* (met|NOT MET)$' "$out")" -eq 4 ] && ok "4 verdicts" || bad "verdicts missing"
+# exit status follows the verdicts
+if grep -q 'NOT MET$' "$out"; then want=1; else want=0; fi
+[ $rc -eq $want ] && ok "exit status follows the verdicts" || bad "exit $rc with verdicts $(grep -c 'NOT MET' "$out") not met"
+# the A/A control: the C library against itself stays near 1 (0.5x..2x: a broken pairing would not)
+awk '/^ +[0-9]+ .*x +\[/ { c = $(NF - 1); sub("x", "", c); if (c < 0.5 || c > 2) bad = 1 } END { exit bad }' "$out" &&
+	ok "controls near 1" || bad "a control ratio is far from 1"
+
+"$bench" -p 1 -r 3 -c rep-movsb l1 >"$out" 2>"$err"
+rc=$?
+if [ $rc -le 1 ] && grep -q 'rep-movsb' "$out" && grep -q '^(3 rounds' "$out"; then
+	ok "one process, another routine"
+else
+	bad "one process: exit $rc, $(cat "$err")"
+fi
+rows l1 5
+tally copybench
