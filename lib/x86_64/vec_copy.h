@@ -161,14 +161,20 @@ static VEC_FN void *copy_nontemporal(unsigned char *d, const unsigned char *s, s
 }
 
 /*
- * 'rep movsb' for all but the last line, which vectors copy after it. On Zen
- * 5 a string copy of 16 KiB or more starts slower on data in L1 (1.4% at
- * exactly 16 KiB): leaving one line out keeps such copies below that step,
- * and measured level with a whole 'rep movsb' everywhere else (BENCHMARKS.md).
+ * On Zen 5 a 'rep movsb' of 16 KiB or more starts slower on data in L1 (1.4%
+ * at exactly 16 KiB, none from about 18 KiB). Where leaving the last line to
+ * vectors keeps the count below that step, do so; elsewhere that line costs
+ * 1-2% on data in L2 (BENCHMARKS.md), so the string copy takes it all.
  * At this point: n > 8V >= 2 lines, and the buffers are disjoint.
  */
+#define REP_MOVSB_STEP 16384
+
 VEC_INLINE void copy_rep_movsb(unsigned char *d, const unsigned char *s, size_t n)
 {
+	if (n - REP_MOVSB_STEP >= LINE) {
+		rep_movsb_forward(d, s, n);
+		return;
+	}
 	rep_movsb_forward(d, s, n - LINE);
 	for (size_t i = LINE; i > 0; i -= V)
 		VEC_STOREU(d + n - i, VEC_LOAD(s + n - i));
