@@ -9,6 +9,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
+#include "../lib/cache_info.h"
 #include "cache.h"
 
 /*
@@ -121,58 +122,18 @@ void cache_flush(const void *p, size_t len)
 #endif
 }
 
-static int read_sysfs(const char *dir, const char *name, char *buf, size_t len)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-static uint64_t parse_sysfs_size(const char *s)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-
-	if (*end == 'K')
-		v <<= 10;
-	else if (*end == 'M')
-		v <<= 20;
-	else if (*end == 'G')
-		v <<= 30;
-	return v;
-}
-
+/* CPU 0's caches, by the library's reader (the one its thresholds come from). */
 size_t cache_levels(struct cache_level *levels, size_t max)
 {
-	size_t n = 0;
+	struct cp_cache c[MAX_CACHE_LEVELS];
+	size_t n = cp_cache_read(0, c, max < MAX_CACHE_LEVELS ? max : MAX_CACHE_LEVELS);
 
-	for (unsigned i = 0; n < max && i < 16; i++) {
-		char dir[96], buf[64];
-		struct cache_level *l = &levels[n];
-
-		snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu0/cache/index%u", i);
-		if (read_sysfs(dir, "level", buf, sizeof(buf)))
-			break;
-		memset(l, 0, sizeof(*l));
-		l->level = (unsigned)strtoul(buf, NULL, 10);
-		if (!read_sysfs(dir, "type", buf, sizeof(buf)))
-			snprintf(l->type, sizeof(l->type), "%.15s", buf);
-		if (!read_sysfs(dir, "size", buf, sizeof(buf)))
-			l->size = parse_sysfs_size(buf);
-		if (!read_sysfs(dir, "coherency_line_size", buf, sizeof(buf)))
-			l->line = (unsigned)strtoul(buf, NULL, 10);
-		n++;
+	for (size_t i = 0; i < n; i++) {
+		memset(&levels[i], 0, sizeof(levels[i]));
+		levels[i].level = c[i].level;
+		memcpy(levels[i].type, c[i].type, sizeof(levels[i].type));
+		levels[i].size = c[i].size;
+		levels[i].line = c[i].line;
 	}
 #ifdef _SC_LEVEL1_DCACHE_SIZE
 	if (n == 0) { /* no sysfs: glibc's own view, where it has one */

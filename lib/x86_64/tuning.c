@@ -5,12 +5,12 @@
  * environment.  Runs inside the first memcpy of a process (maybe under
  * LD_PRELOAD), so it uses no stdio and no allocation: nothing that copies.
  */
-#include <fcntl.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../cache_info.h"
 #include "x86_copy.h"
 
 /*
@@ -28,127 +28,30 @@
 #define RULE_REP_MOVSB_MIN(r) ((size_t)sysconf(_SC_PAGESIZE))
 #define RULE_REP_MOVSB_MAX(r) RULE_NT_THRESHOLD(r)
 
-/* Reads a small sysfs file into buf (NUL-terminated); -1 if absent. */
-static int read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t got;
-
-	if (fd < 0)
-		return -1;
-	got = read(fd, buf, len - 1);
-	close(fd);
-	if (got <= 0)
-		return -1;
-	buf[got] = '\0';
-	return 0;
-}
-
-/*
- * Parses digits and an optional K, M or G (powers of 1024), as sysfs writes
- * cache sizes and as the environment variables take them.  Returns false on
- * anything else, or on overflow; *end is where parsing stopped.
- */
-static bool parse_size(const char *s, size_t *out, const char **end)
-{
-	static const char suffixes[] = "KMG";
-	char *stop;
-	unsigned long long n;
-	unsigned shift = 0;
-
-	if (*s < '0' || *s > '9')
-		return false;
-	n = strtoull(s, &stop, 10);
-	for (unsigned i = 0; i < 3; i++)
-		if ((*stop & ~0x20) == suffixes[i]) /* either case */
-			shift = 10 * (i + 1);
-	stop += shift != 0;
-	*end = stop;
-	if ((n << shift >> shift) != n || (size_t)(n << shift) != n << shift)
-		return false;
-	*out = (size_t)(n << shift);
-	return true;
-}
-
-/* How many CPUs a sysfs list such as "0-3,8" names. */
-static size_t cpu_list_count(const char *s)
-{
-	size_t count = 0;
-
-	while (*s >= '0' && *s <= '9') {
-		char *end;
-		unsigned long lo = strtoul(s, &end, 10), hi = lo;
-
-		if (*end == '-')
-			hi = strtoul(end + 1, &end, 10);
-		count += hi >= lo ? hi - lo + 1 : 0;
-		s = *end == ',' ? end + 1 : end;
-	}
-	return count;
-}
-
-/* Appends the decimal value of v to p; returns the new end. */
-static char *put_uint(char *p, unsigned long v)
-{
-	char tmp[24];
-	size_t n = 0;
-
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while (v /= 10);
-	while (n)
-		*p++ = tmp[--n];
-	*p = '\0';
-	return p;
-}
-
 struct cache_view {
 	size_t l1d, l2, llc;
 	size_t llc_cpus; /* CPUs sharing the last level */
 };
 
-/* Reads /sys/devices/system/cpu/cpu<cpu>/cache/index<i>/<name>; -1 if absent. */
-static int read_cache_attr(unsigned long cpu, unsigned long i, const char *name, char *buf,
-			   size_t len)
-{
-	char path[128] = "/sys/devices/system/cpu/cpu", *p = path + strlen(path);
-
-	p = put_uint(p, cpu);
-	p = stpcpy(p, "/cache/index");
-	p = put_uint(p, i);
-	*p++ = '/';
-	strcpy(p, name);
-	return read_small(path, buf, len);
-}
-
 /* The data caches of the CPU we run on; 0 where unknown. */
 static void caches_from_sysfs(struct cache_view *c)
 {
 	int cpu_now = sched_getcpu();
-	unsigned long cpu = cpu_now < 0 ? 0 : (unsigned long)cpu_now;
-	char buf[64];
-	const char *end;
+	struct cp_cache caches[16];
+	size_t n = cp_cache_read(cpu_now < 0 ? 0 : (unsigned long)cpu_now, caches, 16);
 
-	for (unsigned long i = 0; i < 16; i++) {
-		unsigned long level;
-		size_t size;
+	for (size_t i = 0; i < n; i++) {
+		const struct cp_cache *k = &caches[i];
 
-		if (read_cache_attr(cpu, i, "level", buf, sizeof(buf)))
-			break;
-		level = strtoul(buf, NULL, 10);
-		if (read_cache_attr(cpu, i, "type", buf, sizeof(buf)) || buf[0] == 'I' ||
-		    read_cache_attr(cpu, i, "size", buf, sizeof(buf)))
+		if (k->type[0] == 'I' || k->size == 0)
 			continue; /* instruction caches do not hold data */
-		if (!parse_size(buf, &size, &end))
-			continue;
-		if (level == 1)
-			c->l1d = size;
-		if (level == 2)
-			c->l2 = size;
-		if (level >= 2 && size >= c->llc) {
-			c->llc = size;
-			c->llc_cpus = read_cache_attr(cpu, i, "shared_cpu_list", buf, sizeof(buf)) ?
-					      1 : cpu_list_count(buf);
+		if (k->level == 1)
+			c->l1d = k->size;
+		if (k->level == 2)
+			c->l2 = k->size;
+		if (k->level >= 2 && k->size >= c->llc) {
+			c->llc = k->size;
+			c->llc_cpus = k->shared_cpus;
 		}
 	}
 }
@@ -188,7 +91,7 @@ bool env_size(const char *name, size_t *out)
 
 	if (v == NULL || *v == '\0')
 		return false;
-	if (!parse_size(v, &n, &end) || *end != '\0') {
+	if (!cp_parse_size(v, &n, &end) || *end != '\0') {
 		env_warn(name, v, "not a size (digits, then optionally K, M or G); ignored");
 		return false;
 	}
