@@ -255,15 +255,11 @@ static enum measure_status kernel_measure(struct backend *b, size_t r, uint64_t 
 
 int kernel_backend_open(struct backend *b, const struct options *o, char *err, size_t errlen)
 {
-	struct kernel_ctx *c = calloc(1, sizeof(*c));
+	struct kernel_ctx *c = backend_start(b, sizeof(*c), err, errlen);
 	int n;
 
-	memset(b, 0, sizeof(*b));
-	if (!c) {
-		snprintf(err, errlen, "out of memory");
+	if (!c)
 		return -1;
-	}
-	b->ctx = c;
 	c->o = o;
 	if (open_device(c, err, errlen) || read_routines(c, err, errlen))
 		return -1;

@@ -81,6 +81,15 @@ int sweep_run(const struct options *o, struct backend *b, progress_fn progress, 
 	return 0;
 }
 
+void *backend_start(struct backend *b, size_t ctx_size, char *err, size_t errlen)
+{
+	memset(b, 0, sizeof(*b));
+	b->ctx = calloc(1, ctx_size);
+	if (!b->ctx)
+		snprintf(err, errlen, "out of memory");
+	return b->ctx;
+}
+
 void sweep_free(struct point_result *results, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -32,6 +32,9 @@ struct backend {
 	const struct counter_values *counters;
 };
 
+/* Zeroes *b and gives it a zeroed context of ctx_size bytes; NULL, with err set, if out of memory. */
+void *backend_start(struct backend *b, size_t ctx_size, char *err, size_t errlen);
+
 struct point_result {
 	const char *routine;
 	const char *space;

@@ -236,15 +236,11 @@ static void open_counters(struct backend *b, struct user_ctx *c)
 
 int user_backend_open(struct backend *b, const struct options *o, char *err, size_t errlen)
 {
-	struct user_ctx *c = calloc(1, sizeof(*c));
+	struct user_ctx *c = backend_start(b, sizeof(*c), err, errlen);
 	int n;
 
-	memset(b, 0, sizeof(*b));
-	if (!c) {
-		snprintf(err, errlen, "out of memory");
+	if (!c)
 		return -1;
-	}
-	b->ctx = c;
 	c->o = o;
 	n = resolve_routines(c, o, err, errlen);
 	if (n < 0 || allocate(c, o, err, errlen))
