@@ -180,10 +180,7 @@ VEC_INLINE void copy_rep_movsb(unsigned char *d, const unsigned char *s, size_t 
 		VEC_STOREU(d + n - i, VEC_LOAD(s + n - i));
 }
 
-/*
- * n > 8V. Inline, so that each way out is a tail call: no frame, no call
- * and no run-time test of is_move on memcpy's path.
- */
+/* n > 8V. Each way out is a tail call or returns d: no frame. */
 VEC_INLINE void *copy_large(unsigned char *d, const unsigned char *s, size_t n, int is_move)
 {
 	const struct x86_tuning *t = &x86_tuning;
@@ -200,6 +197,23 @@ VEC_INLINE void *copy_large(unsigned char *d, const unsigned char *s, size_t n, 
 		}
 	}
 	return copy_forward(d, s, n);
+}
+
+/*
+ * Out of line, one for each, so that the small sizes' code stays as short as
+ * it can be (dst in the return register from the start, a 'ret' on every
+ * path) and memcpy's path has no test of is_move; copy() jumps here.
+ */
+static __attribute__((noinline)) VEC_FN void *copy_large_memcpy(unsigned char *d, const unsigned char *s,
+								 size_t n)
+{
+	return copy_large(d, s, n, 0);
+}
+
+static __attribute__((noinline)) VEC_FN void *copy_large_memmove(unsigned char *d, const unsigned char *s,
+								  size_t n)
+{
+	return copy_large(d, s, n, 1);
 }
 
 VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
@@ -231,7 +245,7 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 		VEC_STOREU(d + n - 2 * V, y);
 		VEC_STOREU(d + n - V, z);
 	} else {
-		return copy_large(d, s, n, is_move);
+		return is_move ? copy_large_memmove(d, s, n) : copy_large_memcpy(d, s, n);
 	}
 	return dst;
 }
