@@ -162,22 +162,30 @@ static VEC_FN void *copy_nontemporal(unsigned char *d, const unsigned char *s, s
 
 /*
  * On Zen 5 a 'rep movsb' of 16 KiB or more starts slower on data in L1 (1.4%
- * at exactly 16 KiB, none from about 18 KiB). Where leaving the last line to
- * vectors keeps the count below that step, do so; elsewhere that line costs
- * 1-2% on data in L2 (BENCHMARKS.md), so the string copy takes it all.
- * At this point: n > 8V >= 2 lines, and the buffers are disjoint.
+ * at exactly 16 KiB, none from about 18 KiB); where copying the first line
+ * with vectors keeps the count below that step, this does so (BENCHMARKS.md).
+ * The line is loaded before the thresholds are tested: a 'rep movsb' that
+ * starts while a load from L2 is still in flight waits for it (1.5% at 16
+ * KiB on L2 data), and the tests give the load time to land.
  */
 #define REP_MOVSB_STEP 16384
 
-VEC_INLINE void copy_rep_movsb(unsigned char *d, const unsigned char *s, size_t n)
+/* REP_MOVSB_STEP <= n < REP_MOVSB_STEP + LINE, disjoint buffers; otherwise as copy_large. */
+VEC_INLINE void *copy_across_step(unsigned char *d, const unsigned char *s, size_t n)
 {
-	if (n - REP_MOVSB_STEP >= LINE) {
-		rep_movsb_forward(d, s, n);
-		return;
-	}
-	rep_movsb_forward(d, s, n - LINE);
-	for (size_t i = LINE; i > 0; i -= V)
-		VEC_STOREU(d + n - i, VEC_LOAD(s + n - i));
+	const struct x86_tuning *t = &x86_tuning;
+	vec_t head[LINE / V];
+
+	for (size_t i = 0; i < LINE / V; i++)
+		head[i] = VEC_LOAD(s + i * V);
+	if (n >= t->nt_threshold)
+		return copy_nontemporal(d, s, n);
+	if (n < t->rep_movsb_min || n >= t->rep_movsb_max)
+		return copy_forward(d, s, n);
+	rep_movsb_forward(d + LINE, s + LINE, n - LINE);
+	for (size_t i = 0; i < LINE / V; i++)
+		VEC_STOREU(d + i * V, head[i]);
+	return d;
 }
 
 /* n > 8V. Each way out is a tail call or returns d: no frame. */
@@ -189,10 +197,12 @@ VEC_INLINE void *copy_large(unsigned char *d, const unsigned char *s, size_t n, 
 	if (is_move && ahead < n)
 		return ahead ? copy_backward(d, s, n) : d;
 	if (!is_move || (uintptr_t)s - (uintptr_t)d >= n) { /* disjoint */
+		if (n - REP_MOVSB_STEP < LINE)
+			return copy_across_step(d, s, n);
 		if (n >= t->nt_threshold)
 			return copy_nontemporal(d, s, n);
 		if (n >= t->rep_movsb_min && n < t->rep_movsb_max) {
-			copy_rep_movsb(d, s, n);
+			rep_movsb_forward(d, s, n);
 			return d;
 		}
 	}

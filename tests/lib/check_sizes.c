@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Every size 0..1100, and powers of two up to 16 MiB (each also -1 and +1),
- * across source and destination offsets 0..63: content, return value,
+ * Every size 0..1100, powers of two up to 16 MiB (each also -1 and +1) and
+ * the sizes in edges[], across source and destination offsets 0..63: content, return value,
  * canaries.  Up to 64 KiB + 1 every (source, destination) pair of offsets is
  * tried; above, 64 pairs in which every source offset and every destination
  * offset occurs once, with 32 different relative skews, so a 16 MiB copy is
@@ -65,6 +65,9 @@ static int each_offset_once(const struct subject *s, const struct arena *a, size
 	return bad;
 }
 
+/* Where a copy changes method between powers of two: the x86-64 'rep movsb' step window's end. */
+static const size_t edges[] = { 16384 + 63, 16384 + 64 };
+
 int check_sizes(const struct subject *s)
 {
 	const struct arena *a = arena();
@@ -75,6 +78,8 @@ int check_sizes(const struct subject *s)
 	for (unsigned k = 11; k <= LARGE_MAX_LOG2; k++)
 		for (size_t n = ((size_t)1 << k) - 1; n <= ((size_t)1 << k) + 1; n++)
 			bad += n <= ALL_PAIRS_MAX ? all_pairs(s, a, n) : each_offset_once(s, a, n);
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		bad += all_pairs(s, a, edges[i]);
 	if (memcmp(a->dst, a->image, 2 * CANARY + MAX_OFFSET + ((size_t)1 << LARGE_MAX_LOG2) + 1))
 		bad += report(s, "sizes and offsets", "destination arena not restored: stray write");
 	if (memcmp(a->src, a->src_copy, MAX_OFFSET + ((size_t)1 << LARGE_MAX_LOG2) + 1))
