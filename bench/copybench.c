@@ -315,9 +315,9 @@ static void run_child(char *const *child_argv, unsigned p, const int *want)
  * two identical copies differ: with several processes, its ratios against
  * the A/A control's are significant by Mann-Whitney, with Holm's correction
  * over the table's sizes (at p < 0.05 each, one size in twenty would be
- * flagged by chance); or, where there are too few processes for that test
- * to reach significance at all (four or fewer), every process's ratio is
- * below every control's. Significance alone is not enough: with 25
+ * flagged by chance), or every process's ratio is below every control's
+ * (what decides where there are too few processes for the test to reach
+ * significance: four or fewer). Significance alone is not enough: with 25
  * processes, a 0.03% difference between two copies running the same
  * instructions tests significant.
  */
