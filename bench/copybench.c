@@ -58,7 +58,7 @@ static struct contender contenders[N_CONTENDERS] = {
 	{ "copyperf_memcpy", copyperf_memcpy },
 	{ "memcpy", memcpy },
 };
-static unsigned rounds = 15, procs = 9;
+static unsigned rounds = 15, procs = 15;
 
 static double now(void)
 {
