@@ -9,7 +9,6 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
-#include "../lib/cache_info.h"
 #include "cache.h"
 
 /*
@@ -122,19 +121,11 @@ void cache_flush(const void *p, size_t len)
 #endif
 }
 
-/* CPU 0's caches, by the library's reader (the one its thresholds come from). */
-size_t cache_levels(struct cache_level *levels, size_t max)
+/* Sysfs by the library's reader, the one its thresholds come from. */
+size_t cache_levels(struct cp_cache *levels, size_t max)
 {
-	struct cp_cache c[MAX_CACHE_LEVELS];
-	size_t n = cp_cache_read(0, c, max < MAX_CACHE_LEVELS ? max : MAX_CACHE_LEVELS);
+	size_t n = cp_cache_read(0, levels, max);
 
-	for (size_t i = 0; i < n; i++) {
-		memset(&levels[i], 0, sizeof(levels[i]));
-		levels[i].level = c[i].level;
-		memcpy(levels[i].type, c[i].type, sizeof(levels[i].type));
-		levels[i].size = c[i].size;
-		levels[i].line = c[i].line;
-	}
 #ifdef _SC_LEVEL1_DCACHE_SIZE
 	if (n == 0) { /* no sysfs: glibc's own view, where it has one */
 		static const struct {
@@ -151,10 +142,12 @@ size_t cache_levels(struct cache_level *levels, size_t max)
 
 			if (size <= 0)
 				continue;
+			memset(&levels[n], 0, sizeof(levels[n]));
 			levels[n].level = q[i].level;
 			snprintf(levels[n].type, sizeof(levels[n].type), "%s", q[i].type);
-			levels[n].size = (uint64_t)size;
+			levels[n].size = (size_t)size;
 			levels[n].line = line > 0 ? (unsigned)line : 0;
+			levels[n].shared_cpus = 1;
 			n++;
 		}
 	}
@@ -164,7 +157,7 @@ size_t cache_levels(struct cache_level *levels, size_t max)
 
 uint64_t cache_last_level_size(void)
 {
-	struct cache_level l[MAX_CACHE_LEVELS];
+	struct cp_cache l[MAX_CACHE_LEVELS];
 	size_t n = cache_levels(l, MAX_CACHE_LEVELS);
 	uint64_t best = 0;
 	unsigned best_level = 0;
@@ -187,7 +180,7 @@ unsigned cache_line_size(void)
 	line = (unsigned)getauxval(AT_DCACHEBSIZE);
 #endif
 	if (!line) {
-		struct cache_level l[MAX_CACHE_LEVELS];
+		struct cp_cache l[MAX_CACHE_LEVELS];
 		size_t n = cache_levels(l, MAX_CACHE_LEVELS);
 
 		for (size_t i = 0; i < n && !line; i++)

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "../lib/cache_info.h"
 
 /* Non-zero where cache_flush() works on this architecture and CPU. */
 int cache_flush_supported(void);
@@ -12,17 +13,10 @@ int cache_flush_supported(void);
 /* Writes back and invalidates [p, p+len) from every cache level, and waits for it. */
 void cache_flush(const void *p, size_t len);
 
-struct cache_level {
-	unsigned level;  /* 1, 2, 3 ... */
-	char type[16];   /* Data, Instruction, Unified */
-	uint64_t size;   /* bytes */
-	unsigned line;   /* bytes */
-};
-
 #define MAX_CACHE_LEVELS 8
 
-/* Fills levels from sysfs (or sysconf); returns how many were found. */
-size_t cache_levels(struct cache_level *levels, size_t max);
+/* Fills levels with CPU 0's caches from sysfs (or sysconf); returns how many were found. */
+size_t cache_levels(struct cp_cache *levels, size_t max);
 
 /* The largest data or unified cache in bytes, or 0 if unknown. */
 uint64_t cache_last_level_size(void);

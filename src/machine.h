@@ -13,7 +13,7 @@ struct machine_info {
 	char libc[64];
 	char compiler[96];
 	char host[72];
-	struct cache_level caches[MAX_CACHE_LEVELS];
+	struct cp_cache caches[MAX_CACHE_LEVELS];
 	size_t n_caches;
 };
 

@@ -54,7 +54,7 @@ static void machine(FILE *f, const struct machine_info *m)
 	json_string(f, m->host);
 	fputs(",\"caches\":{", f);
 	for (size_t i = 0; i < m->n_caches; i++) {
-		const struct cache_level *c = &m->caches[i];
+		const struct cp_cache *c = &m->caches[i];
 		char name[24];
 
 		snprintf(name, sizeof(name), "L%u%s", c->level,

@@ -8,7 +8,6 @@
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 #include "../cache_info.h"
 #include "x86_copy.h"
