@@ -25,10 +25,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "copyperf.h"
 #include "mann_whitney.h"
+#include "timing.h"
 
 #define MAX_ROUNDS 101
 #define MAX_PROCS 51
@@ -62,10 +62,7 @@ static unsigned rounds = 15, procs = 15;
 
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return (double)now_ns() * 1e-9;
 }
 
 static void *map(size_t len)
