@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include "copyperf.h"
 #include "mann_whitney.h"
+#include "stats.h"
 #include "timing.h"
 
 #define MAX_ROUNDS 101
@@ -77,27 +78,12 @@ static void *map(size_t len)
 	return p;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The project's summary (src/stats.c), as a value. */
+static struct summary stats_of(const double *v, unsigned n)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	struct summary s;
 
-	return (x > y) - (x < y);
-}
-
-struct stat3 {
-	double median, min, max;
-};
-
-static struct stat3 summarize(const double *in, unsigned n)
-{
-	double v[MAX_ROUNDS > MAX_PROCS ? MAX_ROUNDS : MAX_PROCS];
-	struct stat3 s;
-
-	memcpy(v, in, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), cmp_double);
-	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	s.min = v[0];
-	s.max = v[n - 1];
+	summarize(v, n, &s);
 	return s;
 }
 
@@ -200,7 +186,7 @@ enum { N_TABLES = sizeof(tables) / sizeof(tables[0]) };
 
 /* One size's result in one process: per contender, the median, min and max seconds. */
 struct result {
-	struct stat3 s[N_CONTENDERS];
+	struct summary s[N_CONTENDERS];
 };
 
 static struct result measure_size(const struct table *t, const struct buffers *b, size_t size)
@@ -217,7 +203,7 @@ static struct result measure_size(const struct table *t, const struct buffers *b
 			samples[c][i] = t->measure(contenders[c].fn, size, b);
 		}
 	for (unsigned c = 0; c < N_CONTENDERS; c++)
-		r.s[c] = summarize(samples[c], rounds);
+		r.s[c] = stats_of(samples[c], rounds);
 	return r;
 }
 
@@ -250,6 +236,7 @@ static void print_raw(unsigned t, const struct result *r, unsigned n)
 /* Reads one line of print_raw's; 0 at the end. */
 static int scan_raw(FILE *in, unsigned *t, unsigned *i, struct result *r)
 {
+	memset(r, 0, sizeof(*r));
 	if (fscanf(in, "%u %u", t, i) != 2)
 		return 0;
 	for (unsigned c = 0; c < N_CONTENDERS; c++)
@@ -322,9 +309,9 @@ static void run_child(char *const *child_argv, unsigned p, const int *want)
 #define SIGNIFICANT 0.05
 
 struct pooled {
-	struct stat3 gbs[2]; /* GB/s of each contender: median [min, max] */
-	struct stat3 ratio;  /* over the processes, the C library's time over copyperf's */
-	struct stat3 control; /* the same for the C library against itself */
+	struct summary gbs[2]; /* GB/s of each contender: median [min, max] */
+	struct summary ratio;  /* over the processes, the C library's time over copyperf's */
+	struct summary control; /* the same for the C library against itself */
 	double p;            /* Mann-Whitney p of the ratios against the controls (1: one process) */
 	int below;           /* below 1.00x (see BELOW) */
 };
@@ -346,12 +333,14 @@ static struct pooled pool_size(unsigned t, unsigned i)
 		a[p] = res->s[0].median / res->s[CONTROL].median;
 	}
 	for (unsigned c = 0; c < 2; c++) {
-		struct stat3 sec = procs == 1 ? results[t][i][0].s[c] : summarize(med[c], procs);
+		struct summary sec = procs == 1 ? results[t][i][0].s[c] : stats_of(med[c], procs);
 
-		v.gbs[c] = (struct stat3){ bytes / sec.median / 1e9, bytes / sec.max / 1e9, bytes / sec.min / 1e9 };
+		v.gbs[c] = (struct summary){ .median = bytes / sec.median / 1e9,
+					     .min = bytes / sec.max / 1e9,
+					     .max = bytes / sec.min / 1e9 };
 	}
-	v.ratio = summarize(r, procs);
-	v.control = summarize(a, procs);
+	v.ratio = stats_of(r, procs);
+	v.control = stats_of(a, procs);
 	if (procs > 1)
 		mann_whitney(r, procs, a, procs, &mw);
 	v.p = mw.p;
