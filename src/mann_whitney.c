@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mann_whitney.h"
+#include "stats.h"
 
 /*
  * Under the null hypothesis, without ties, every one of the C(m+n, m)
@@ -45,13 +46,6 @@ static double exact_p(double u, size_t m, size_t n)
 	free(c);
 	p = 2 * (below < above ? below : above) / all;
 	return p < 1 ? p : 1;
-}
-
-static int compare_doubles(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
 }
 
 /* Sum of t^3 - t over the groups of t tied values among all samples. */

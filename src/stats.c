@@ -4,7 +4,7 @@
 #include <string.h>
 #include "stats.h"
 
-static int compare_doubles(const void *a, const void *b)
+int compare_doubles(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 

@@ -16,6 +16,9 @@ struct summary {
 /* Summarises n > 0 samples (the array is left untouched). */
 void summarize(const double *samples, size_t n, struct summary *out);
 
+/* Orders doubles for qsort, ascending. */
+int compare_doubles(const void *a, const void *b);
+
 /* The median of n > 0 samples: the middle one, or the mean of the middle two. */
 double median_of(const double *samples, size_t n);
 

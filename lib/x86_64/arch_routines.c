@@ -2,8 +2,6 @@
 /* x86-64 routines offered to the command by name. */
 #include "x86_copy.h"
 
-void *copyperf_rep_movsb(void *dst, const void *src, size_t n);
-
 const struct copyperf_routine copyperf_arch_routines[] = {
 	{ "rep-movsb", "x86 'rep movsb' string copy (fast with ERMS/FSRM)", copyperf_rep_movsb, NULL, 0 },
 	{ "copyperf_memcpy_sse2", "libcopyperf's memcpy, SSE2 variant (16-byte vectors)",

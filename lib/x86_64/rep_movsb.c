@@ -2,8 +2,7 @@
 /* The x86 string copy on its own, as a routine to measure. */
 #include "../internal.h"
 #include "vec_blocks.h"
-
-void *copyperf_rep_movsb(void *dst, const void *src, size_t n);
+#include "x86_copy.h"
 
 void *copyperf_rep_movsb(void *dst, const void *src, size_t n)
 {

@@ -80,6 +80,9 @@ X86_VARIANT(sse2);
 X86_VARIANT(avx2);
 X86_VARIANT(avx512);
 
+/* The string copy alone, a routine in the registry (rep_movsb.c). */
+void *copyperf_rep_movsb(void *dst, const void *src, size_t n);
+
 EARLY int x86_has_avx2(void);
 EARLY int x86_has_avx512(void);
 EARLY int x86_has_erms(void);
