@@ -265,12 +265,15 @@ int main(void)
 	       "concurrent users, the other one", "the child's measurements failed");
 
 	/*
-	 * A measurement of about 4 s: longer than the soft-lockup threshold the
-	 * guest boots with (watchdog_thresh=1: 2 s), so a walk that never gives
-	 * the CPU away shows in the kernel log.
+	 * A measurement longer than the soft-lockup threshold the guest boots
+	 * with (watchdog_thresh=1: 2 s), so a walk that never gives the CPU away
+	 * shows in the kernel log. The host is shared: one calibration can come
+	 * out slow or fast, so each try is sized from the one before, aiming at
+	 * 4 s, until one has run past 2.5 s.
 	 */
 	{
-		double t0 = now(), took;
+		double t0, took = 0;
+		int tries;
 
 		m = base;
 		m.routine = memcpy_i;
@@ -279,14 +282,22 @@ int main(void)
 		m.cache = COPYPERF_CACHE_HOT;
 		m.chunk = 64;
 		m.total = 4 << 20;
-		measure_ok(&m, detail, sizeof(detail));
-		took = now() - t0;
-		m.total = (uint64_t)((double)m.total * 4.0 / (took > 1e-3 ? took : 1e-3));
-		t0 = now();
-		status = measure_ok(&m, detail, sizeof(detail));
-		took = now() - t0;
+		status = 0;
+		for (tries = 0; tries < 5 && !(status && took > 2.5); tries++) {
+			if (tries) {
+				double scaled = (double)m.total * 4.0 / (took > 1e-3 ? took : 1e-3);
+
+				m.total = scaled < COPYPERF_MAX_TOTAL ? (uint64_t)scaled
+								      : COPYPERF_MAX_TOTAL;
+			}
+			t0 = now();
+			status = measure_ok(&m, detail, sizeof(detail));
+			took = now() - t0;
+			if (!status)
+				break;
+		}
 		if (status)
-			snprintf(detail, sizeof(detail), "took %.2f s", took);
+			snprintf(detail, sizeof(detail), "took %.2f s after %d tries", took, tries);
 		result(status && took > 2.5, "a measurement longer than the lockup threshold",
 		       detail);
 	}
