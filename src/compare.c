@@ -7,6 +7,7 @@
 #include <string.h>
 #include "compare.h"
 #include "mann_whitney.h"
+#include "options.h"
 #include "output.h"
 #include "results_file.h"
 #include "stats.h"
@@ -298,10 +299,10 @@ int compare_main(int argc, char **argv)
 		}
 		if (c == 't' && parse_threshold(optarg, &threshold) == 0)
 			continue;
-		if (c != 't')
-			fprintf(stderr, "copyperf compare: %s '%s' (see --help)\n",
-				c == ':' ? "option needs a value:" : "unknown option",
-				argv[optind - 1]);
+		if (c != 't') {
+			option_error(why, sizeof(why), c, argv[optind - 1]);
+			fprintf(stderr, "copyperf compare: %s\n", why);
+		}
 		return EXIT_USAGE;
 	}
 	if (argc - optind != 2) {

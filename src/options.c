@@ -300,6 +300,14 @@ static int parse_option(int c, const char *arg, struct options *o, char *err, si
 	return fail(err, errlen, "internal error: option %d", c);
 }
 
+void option_error(char *err, size_t errlen, int c, const char *arg)
+{
+	if (c == ':')
+		snprintf(err, errlen, "option '%s' needs a value (see --help)", arg);
+	else
+		snprintf(err, errlen, "unknown option '%s' (see --help)", arg);
+}
+
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	int c;
@@ -308,10 +316,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	optind = 0; /* GNU: start afresh, so the parser can run more than once */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":r:s:t:b:c:a:n:f:o:hq", long_options, NULL)) != -1) {
-		if (c == '?')
-			return fail(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
-		if (c == ':')
-			return fail(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+		if (c == '?' || c == ':') {
+			option_error(err, errlen, c, argv[optind - 1]);
+			return -1;
+		}
 		if (parse_option(c, optarg, o, err, errlen))
 			return -1;
 	}

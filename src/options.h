@@ -45,6 +45,13 @@ struct options {
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
 void options_free(struct options *o);
 
+/*
+ * The error text for getopt's return c, ':' (a value is missing) or '?' (an
+ * unknown option), about arg, the argv word getopt stopped at. Every
+ * subcommand parses with opterr = 0 and a leading ':' and reports with this.
+ */
+void option_error(char *err, size_t errlen, int c, const char *arg);
+
 const char *cache_mode_name(enum cache_mode m);
 const char *format_name(enum output_format f);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "options.h"
 #include "output.h"
 #include "plot.h"
 #include "sizes.h"
@@ -315,8 +316,8 @@ int plot_main(int argc, char **argv)
 			out = optarg;
 			continue;
 		}
-		fprintf(stderr, "copyperf plot: %s '%s' (see --help)\n",
-			c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
+		option_error(why, sizeof(why), c, argv[optind - 1]);
+		fprintf(stderr, "copyperf plot: %s\n", why);
 		return EXIT_USAGE;
 	}
 	n = argc - optind;

@@ -95,6 +95,7 @@ usage_error "compare: a sample that is not a finite time" "result 1 (steady, chu
 status_is "compare --help" 0 "$COPYPERF" compare --help
 check "compare --help names --threshold" has "--threshold PCT" "$T/out"
 usage_error "compare: unknown option" "unknown option '--bogus'" "$COPYPERF" compare --bogus "$A" "$B"
+usage_error "compare: a missing value" "option '--threshold' needs a value" "$COPYPERF" compare "$A" "$B" --threshold
 
 # Two real runs compare point for point.
 "$COPYPERF" -q -s 4K-1K -t 256K -n 5 -r memcpy,copyperf_memcpy -f json -o "$T/r1.json" &&
@@ -138,6 +139,8 @@ check "plot: the PNG is a PNG" test "$(head -c 8 "$T/one.png" | od -An -tx1 | tr
 usage_error "plot: other extensions" "'$T/x.pdf' must end in .svg or .png" "$COPYPERF" plot -o "$T/x.pdf" "$A"
 usage_error "plot: no -o" "no -o FILE.svg|FILE.png given" "$COPYPERF" plot "$A"
 usage_error "plot: no results" "no results file given" "$COPYPERF" plot -o "$T/x.svg"
+usage_error "plot: unknown option" "unknown option '-x'" "$COPYPERF" plot -x -o "$T/x.svg" "$A"
+usage_error "plot: a missing value" "option '-o' needs a value" "$COPYPERF" plot "$A" -o
 usage_error "plot: bad JSON" "is not valid JSON" "$COPYPERF" plot -o "$T/x.svg" "$T/broken.json"
 usage_error "plot without gnuplot says how to install it" "apt-get install gnuplot-nox" \
 	env PATH="$T/empty" "$COPYPERF" plot -o "$T/x.svg" "$A"
