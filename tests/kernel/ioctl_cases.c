@@ -272,7 +272,7 @@ int main(void)
 	 * 4 s, until one has run past 2.5 s.
 	 */
 	{
-		double t0, took = 0;
+		double t0, took;
 		int tries;
 
 		m = base;
@@ -282,19 +282,16 @@ int main(void)
 		m.cache = COPYPERF_CACHE_HOT;
 		m.chunk = 64;
 		m.total = 4 << 20;
-		status = 0;
-		for (tries = 0; tries < 5 && !(status && took > 2.5); tries++) {
-			if (tries) {
-				double scaled = (double)m.total * 4.0 / (took > 1e-3 ? took : 1e-3);
+		for (tries = 1;; tries++) {
+			double scaled;
 
-				m.total = scaled < COPYPERF_MAX_TOTAL ? (uint64_t)scaled
-								      : COPYPERF_MAX_TOTAL;
-			}
 			t0 = now();
 			status = measure_ok(&m, detail, sizeof(detail));
 			took = now() - t0;
-			if (!status)
+			if (!status || took > 2.5 || tries == 5)
 				break;
+			scaled = (double)m.total * 4.0 / (took > 1e-3 ? took : 1e-3);
+			m.total = scaled < COPYPERF_MAX_TOTAL ? (uint64_t)scaled : COPYPERF_MAX_TOTAL;
 		}
 		if (status)
 			snprintf(detail, sizeof(detail), "took %.2f s after %d tries", took, tries);
