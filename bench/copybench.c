@@ -406,18 +406,19 @@ static void report_table(unsigned t, struct pooled *out)
 static double summarize_table(unsigned t, const struct pooled *v, int *any_below)
 {
 	unsigned n = tables[t].n_sizes, below = 0, low = 0;
-	double log_sum = 0;
+	double ratios[MAX_SIZES], gm;
 
 	for (unsigned i = 0; i < n; i++) {
-		log_sum += log(v[i].ratio.median);
+		ratios[i] = v[i].ratio.median;
 		below += (unsigned)v[i].below;
 		if (v[i].ratio.median < v[low].ratio.median)
 			low = i;
 	}
+	gm = geometric_mean(ratios, n);
 	printf("%10s  geometric mean of the ratios %.3fx; lowest %.3fx (%zu B); sizes below 1.00x: %u\n",
-	       "", exp(log_sum / n), v[low].ratio.median, tables[t].sizes[low], below);
+	       "", gm, v[low].ratio.median, tables[t].sizes[low], below);
 	*any_below = below > 0;
-	return exp(log_sum / n);
+	return gm;
 }
 
 static int verdict(const char *what, int ok)

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 #include <getopt.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,15 +21,6 @@ static const char compare_usage[] =
 	"below 1 - PCT/100 (B slower than A by more than PCT percent).\n"
 	"A comma list of files pools each point's repeats over several runs: runs of one\n"
 	"build differ more than the repeats inside one run, so gate CI on several runs a side.\n";
-
-double geometric_mean(const double *v, size_t n)
-{
-	double sum = 0;
-
-	for (size_t i = 0; i < n; i++)
-		sum += log(v[i]);
-	return exp(sum / (double)n);
-}
 
 /* The per-routine ratios, kept in the order the routines first appear. */
 struct routine_ratios {
@@ -173,16 +163,6 @@ static void judge(const struct result_row *a, const struct result_row *b, double
 	free(sa);
 }
 
-/* The smallest two-sided p-value m against n samples can give: 2 / C(m+n, m). */
-static double smallest_p(unsigned m, unsigned n)
-{
-	double orderings = 1;
-
-	for (unsigned k = 1; k <= m; k++)
-		orderings = orderings * (n + k) / k;
-	return 2 / orderings;
-}
-
 /* Prints the comparison; returns how many points regressed past the threshold. */
 static size_t compare_sets(const struct result_set *a, const struct result_set *b,
 			   double threshold)
@@ -205,7 +185,7 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 	       a->runs > 1 && b->runs > 1 ? "each run's median speed (the runs are the samples)"
 					  : "the repeats' speeds within the run",
 	       COMPARE_ALPHA);
-	if (a->runs > 1 && b->runs > 1 && smallest_p(a->runs, b->runs) >= COMPARE_ALPHA)
+	if (a->runs > 1 && b->runs > 1 && mann_whitney_min_p(a->runs, b->runs) >= COMPARE_ALPHA)
 		printf("note: %u runs against %u can never differ with p < %.2f; pool 4 or more a "
 		       "side\n\n",
 		       a->runs, b->runs, COMPARE_ALPHA);

@@ -14,7 +14,4 @@
 /* argv[0] is "compare".  Returns the exit status: 0, 1 (a regression past --threshold), 2. */
 int compare_main(int argc, char **argv);
 
-/* exp(mean(log v)) of n > 0 positive ratios. */
-double geometric_mean(const double *v, size_t n);
-
 #endif

@@ -96,6 +96,11 @@ static double orderings(size_t m, size_t n)
 	return c;
 }
 
+double mann_whitney_min_p(size_t m, size_t n)
+{
+	return 2 / orderings(m, n);
+}
+
 /* Mid-ranks (ties share the mean of their ranks), doubled so they stay whole numbers. */
 static void doubled_ranks(const double *all, size_t n, long *rank2)
 {

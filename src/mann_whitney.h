@@ -25,4 +25,7 @@ struct mann_whitney {
 /* Tests na > 0 samples a against nb > 0 samples b. */
 void mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct mann_whitney *out);
 
+/* The smallest two-sided p-value m against n samples can give, 2 / C(m+n, m). */
+double mann_whitney_min_p(size_t m, size_t n);
+
 #endif

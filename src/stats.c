@@ -49,3 +49,12 @@ void summarize(const double *samples, size_t n, struct summary *out)
 	out->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
 	out->median = median_of(samples, n);
 }
+
+double geometric_mean(const double *v, size_t n)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += log(v[i]);
+	return exp(sum / (double)n);
+}

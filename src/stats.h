@@ -22,4 +22,7 @@ int compare_doubles(const void *a, const void *b);
 /* The median of n > 0 samples: the middle one, or the mean of the middle two. */
 double median_of(const double *samples, size_t n);
 
+/* exp(mean(log v)) of n > 0 positive ratios. */
+double geometric_mean(const double *v, size_t n);
+
 #endif

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include "assert_near.h"
 #include "compare.h"
+#include "stats.h"
 #include "mann_whitney.h"
 
 /*
