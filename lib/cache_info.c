@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Linux's sysfs view of a CPU's caches, with open/read only: see cache_info.h. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,10 @@ bool cp_parse_size(const char *s, size_t *out, const char **end)
 
 	if (*s < '0' || *s > '9')
 		return false;
+	errno = 0;
 	n = strtoull(s, &stop, 10);
+	if (errno == ERANGE)
+		return false;
 	for (unsigned i = 0; i < 3; i++)
 		if ((*stop & ~0x20) == suffixes[i]) /* either case */
 			shift = 10 * (i + 1);

@@ -43,6 +43,8 @@ static void test_sizes(void **state)
 	rejected(" 1");
 	rejected("17179869184G");          /* 2^64 */
 	rejected("18446744073709551615K"); /* shifts out */
+	rejected("18446744073709551616");  /* 2^64: past strtoull */
+	assert_true(parsed("18446744073709551615", "") == SIZE_MAX);
 }
 
 static void test_this_machine(void **state)
