@@ -34,7 +34,6 @@ EARLY static void detect(struct x86_features *f)
 	unsigned r[4], max_leaf;
 	unsigned long long xcr0 = 0;
 
-	f->sse2 = true; /* part of the x86-64 baseline */
 	cpuid(0, 0, r);
 	max_leaf = r[0];
 	if (max_leaf < 1)
@@ -75,9 +74,4 @@ EARLY int x86_has_avx2(void)
 EARLY int x86_has_avx512(void)
 {
 	return x86_features()->avx512;
-}
-
-EARLY int x86_has_erms(void)
-{
-	return x86_features()->erms;
 }

@@ -33,7 +33,7 @@
 	EARLY_NO_COVERAGE
 
 struct x86_features {
-	bool sse2, avx2, avx512; /* avx512: F, BW and VL, and the OS saves the ZMM state */
+	bool avx2, avx512; /* sse2 is the x86-64 baseline; avx512: F, BW and VL, and the OS saves the ZMM state */
 	bool erms, fsrm;         /* fast 'rep movsb' (Enhanced REP MOVSB, Fast Short REP MOV) */
 };
 
@@ -85,7 +85,6 @@ void *copyperf_rep_movsb(void *dst, const void *src, size_t n);
 
 EARLY int x86_has_avx2(void);
 EARLY int x86_has_avx512(void);
-EARLY int x86_has_erms(void);
 
 /* The ifunc resolvers' answers (dispatch.c): what copyperf_memcpy/copyperf_memmove become. */
 EARLY copyperf_copy_fn x86_choose_memcpy(void);
