@@ -33,6 +33,8 @@ struct x86_tuning x86_tuning = { 0, 0, (size_t)-1 };
 
 static struct x86_tuning_report report;
 static const struct variant *chosen; /* written by the first resolver */
+static char chosen_want[32];         /* the COPYPERF_ISA it read, if any */
+static const char *chosen_why;       /* why that value was not honoured, or NULL */
 
 EARLY static long raw_syscall3(long nr, long a, long b, long c)
 {
@@ -118,12 +120,10 @@ EARLY static const struct variant *choose(const char *want, const char **why)
 
 EARLY static const struct variant *choose_early(void)
 {
-	char want[32];
-	const char *why;
-	const struct variant *v = choose(early_isa(want, sizeof(want)) && want[0] ? want : NULL, &why);
+	bool set = early_isa(chosen_want, sizeof(chosen_want)) && chosen_want[0];
 
-	chosen = v; /* every resolver computes the same answer */
-	return v;
+	chosen = choose(set ? chosen_want : NULL, &chosen_why); /* every resolver: the same */
+	return chosen;
 }
 
 EARLY copyperf_copy_fn x86_choose_memcpy(void)
@@ -139,15 +139,16 @@ EARLY copyperf_copy_fn x86_choose_memmove(void)
 /* With the C library ready: the thresholds, and a warning about a COPYPERF_ISA not honoured. */
 __attribute__((constructor)) static void tune_at_load(void)
 {
-	const char *want = getenv("COPYPERF_ISA"), *why;
+	const char *want = getenv("COPYPERF_ISA");
 
 	x86_tuning_compute(x86_features(), &report);
 	x86_tuning = report.t;
-	if (want && *want) {
-		choose(want, &why);
-		if (why)
-			env_warn("COPYPERF_ISA", want, why);
-	}
+	if (!chosen)
+		choose_early();
+	if (chosen_why)
+		env_warn("COPYPERF_ISA", want ? want : chosen_want, chosen_why);
+	else if (want && *want && !chosen_want[0])
+		env_warn("COPYPERF_ISA", want, "not found in /proc/self/environ at load; ignored");
 }
 
 static const char *origin(enum tuning_origin o)

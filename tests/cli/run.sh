@@ -35,6 +35,25 @@ usage_error "bad format" "--format: unknown value 'xml'" -f xml
 usage_error "bad alignment" "--align: offsets must be 0 to 4095" -a 0:5000
 usage_error "no such CPU" "--cpu: cannot run on CPU 1000" --cpu 1000 -t 64K -s 64K
 
+# A bad COPYPERF_* variable (x86-64's tuning): one warning naming it, then the machine's choice.
+env_warning() { # VAR=VALUE WANTED-TEXT
+	env "$1" "$cp" --list >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	if [ "$st" -eq 0 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF -- "copyperf: $1: $2" "$tmp/err" &&
+		grep -q '^# copyperf_memcpy/copyperf_memmove: x86-64 ' "$tmp/out"; then
+		ok
+	else
+		bad "$1: exit $st, stderr: $(cat "$tmp/err")"
+	fi
+}
+if [ "$(uname -m)" = x86_64 ]; then
+	env_warning COPYPERF_ISA=avx1024 "not one of generic, sse2, avx2, avx512; ignored"
+	env_warning COPYPERF_NT_THRESHOLD=12Q "not a size"
+	env_warning COPYPERF_REP_MOVSB_MAX=99999999999999999999 "not a size"
+	COPYPERF_ISA=sse2 "$cp" --list 2>"$tmp/err" | grep -q 'x86-64 sse2 variant' && [ ! -s "$tmp/err" ] &&
+		ok || bad "COPYPERF_ISA=sse2 is not the variant in force, or warned: $(cat "$tmp/err")"
+fi
+
 # --help, --version, --list
 "$cp" --help | grep -q -- "--routines LIST" && ok || bad "--help lacks the options"
 "$cp" --version | grep -Eq '^copyperf [0-9]+\.[0-9]+\.[0-9]+$' && ok || bad "--version"
