@@ -2,8 +2,9 @@
 /*
  * The thresholds, as data: derived from the caches this process really gets
  * (sysfs for the CPU it runs on, else sysconf), then overridden by the
- * environment.  Runs inside the first memcpy of a process (maybe under
- * LD_PRELOAD), so it uses no stdio and no allocation: nothing that copies.
+ * environment.  Runs from the library's constructor, maybe under LD_PRELOAD
+ * where this library is the process's memcpy, so it uses no stdio and no
+ * allocation: nothing that copies.
  */
 #include <sched.h>
 #include <stdint.h>

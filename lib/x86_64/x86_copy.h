@@ -66,7 +66,10 @@ struct x86_tuning_report {
 /* Derives the thresholds from the machine, then applies the environment's overrides. */
 void x86_tuning_compute(const struct x86_features *f, struct x86_tuning_report *r);
 
-/* Parses an environment variable as a size (digits, optional K, M or G); 0 if unset. */
+/*
+ * Parses an environment variable as a size (digits, optional K, M or G).
+ * False, with *out untouched, if it is unset or (after a warning) not a size.
+ */
 bool env_size(const char *name, size_t *out);
 
 /* Warns once on standard error about a bad environment variable, without stdio. */
