@@ -9,6 +9,7 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -108,10 +109,42 @@ static void cp_side_release(struct cp_side *side)
 	}
 }
 
+/*
+ * The command's pattern_fill and pattern_mismatch, a piece at a time: a byte
+ * loop over 64 MiB can hold the CPU past the soft-lockup threshold (2 s in
+ * the tests' guest, under emulation), so the CPU is offered between pieces.
+ */
+#define CP_PATTERN_PIECE SZ_1M
+
+static void cp_pattern_fill(u8 *p, size_t len, u64 first, int invert)
+{
+	size_t k, n;
+
+	for (k = 0; k < len; k += n) {
+		n = min_t(size_t, len - k, CP_PATTERN_PIECE);
+		pattern_fill(p + k, n, first + k, invert);
+		cond_resched();
+	}
+}
+
+static size_t cp_pattern_mismatch(const u8 *p, size_t len, u64 first, int invert)
+{
+	size_t k, n, bad;
+
+	for (k = 0; k < len; k += n) {
+		n = min_t(size_t, len - k, CP_PATTERN_PIECE);
+		bad = pattern_mismatch(p + k, n, first + k, invert);
+		if (bad < n)
+			return k + bad;
+		cond_resched();
+	}
+	return len;
+}
+
 /* Writes the pattern (or its complement) from the base; offset is where the walk starts. */
 static void cp_side_fill(struct cp_side *side, size_t offset, int invert)
 {
-	pattern_fill(side->alias, side->len, COPYPERF_PATTERN_BIAS - offset, invert);
+	cp_pattern_fill(side->alias, side->len, COPYPERF_PATTERN_BIAS - offset, invert);
 	if (cp_is_user(side))
 		flush_kernel_vmap_range(side->alias, side->len);
 }
@@ -149,7 +182,7 @@ static void cp_verify(struct copyperf_measure *m, const struct cp_side *dst, siz
 
 	if (cp_is_user(dst))
 		invalidate_kernel_vmap_range(dst->alias, dst->len);
-	k = pattern_mismatch(d, touched, COPYPERF_PATTERN_BIAS, 0);
+	k = cp_pattern_mismatch(d, touched, COPYPERF_PATTERN_BIAS, 0);
 	if (k < touched) {
 		m->result = COPYPERF_RESULT_WRONG_BYTE;
 		m->offset = k;
