@@ -6,10 +6,7 @@
 # the dmesg that guest-init.sh sends after this script.
 # SWEEP_TOTAL (default 256K) is the sweep's --total.
 set -u
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok   $*"; }
-bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+. ./tally.sh
 # check NAME COMMAND...: the command must succeed
 check() {
 	name=$1
@@ -92,7 +89,10 @@ cat /tmp/out
 # Unloading under a running measurement must be refused, then work once it is gone.
 copyperf --kernel -q -r memcpy -s 8 -t 1G -n 1 >/dev/null 2>&1 &
 busy=$!
-sleep 1
+for _ in 1 2 3 4 5 6 7 8 9 10; do # until the measurement holds the module
+	[ "$(cat /sys/module/copyperf/refcnt)" = 0 ] || break
+	sleep 1
+done
 if rmmod copyperf 2>/dev/null; then bad "rmmod during a measurement succeeded"
 else ok "rmmod during a measurement is refused"; fi
 kill -9 "$busy"
@@ -106,5 +106,4 @@ check "rmmod again" rmmod copyperf
 
 echo "==== kernel sweep table"
 cat /tmp/sweep.txt
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+tally
