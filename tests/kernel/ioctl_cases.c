@@ -127,11 +127,13 @@ int main(void)
 	pid_t child;
 
 	page = sysconf(_SC_PAGESIZE);
-	if (stat(COPYPERF_DEVICE, &st) == 0)
+	status = stat(COPYPERF_DEVICE, &st) == 0;
+	if (status)
 		snprintf(detail, sizeof(detail), "mode %o, uid %u", (unsigned)(st.st_mode & 07777),
 			 (unsigned)st.st_uid);
-	result(stat(COPYPERF_DEVICE, &st) == 0 && S_ISCHR(st.st_mode) &&
-		       (st.st_mode & 07777) == 0600 && st.st_uid == 0,
+	else
+		snprintf(detail, sizeof(detail), "stat: %s", strerror(errno));
+	result(status && S_ISCHR(st.st_mode) && (st.st_mode & 07777) == 0600 && st.st_uid == 0,
 	       "the device is root's, mode 0600", detail);
 	got = open_as_nobody();
 	snprintf(detail, sizeof(detail), "open gave %s", got < 0 ? "no answer" : strerror(got));
@@ -149,9 +151,11 @@ int main(void)
 		perror("ioctl_cases: " COPYPERF_DEVICE);
 		return 1;
 	}
-	snprintf(detail, sizeof(detail), "abi %u, %u routines", version.abi, version.n_routines);
-	result(ioctl(fd, COPYPERF_IOC_VERSION, &version) == 0 &&
-		       version.abi == COPYPERF_ABI_VERSION && version.n_routines >= 6 &&
+	status = ioctl(fd, COPYPERF_IOC_VERSION, &version) == 0;
+	snprintf(detail, sizeof(detail), "%s: abi %u, %u routines, page size %u",
+		 status ? "answered" : strerror(errno), version.abi, version.n_routines,
+		 version.page_size);
+	result(status && version.abi == COPYPERF_ABI_VERSION && version.n_routines >= 6 &&
 		       version.page_size == (uint32_t)page,
 	       "version handshake", detail);
 #if defined(__x86_64__) || defined(__i386__) || defined(__powerpc__)
