@@ -11,10 +11,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 kernel=$here/../kernel
 work=$1 limit=$2 copyperf=$3 init=$4
 shift 4
-mkdir -p "$work"
 # One guest per work directory: a second run in this tree waits.
-exec 9>"$work/.lock"
-flock 9
+. "$kernel/kernel-lock.sh"
 rm -f "$work/console.log" "$work/console.txt"
 
 tree=$("$here/kernel-tree.sh" pmac32)

@@ -11,6 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 copyperf=$1 init=$2
 work=$top/build/kernel-ppc32
+. "$top/scripts/kernel/kernel-lock.sh" # held while this script reads the console too
 routines="memcpy copy_to_user copy_from_user copyperf_lines"
 . "$top/tests/tally.sh"
 list=$(echo "$routines" | tr ' ' ,)
