@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <signal.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,12 +254,11 @@ int plot_write(const struct result_set *sets, size_t n_sets, const char *path, c
 	int fds[2], status;
 	pid_t pid;
 	FILE *f;
+	void (*sigpipe)(int);
 
-	if (plot_check(path, why, whylen))
-		return -1;
 	if (!any_verified(sets, n_sets)) {
 		snprintf(why, whylen, "plot: no verified results to draw into '%s'", path);
-		return -1;
+		return PLOT_NOTHING_TO_DRAW;
 	}
 	gnuplot = find_gnuplot();
 	if (!gnuplot || pipe(fds)) {
@@ -279,12 +279,16 @@ int plot_write(const struct result_set *sets, size_t n_sets, const char *path, c
 	close(fds[0]);
 	if (pid < 0 || !(f = fdopen(fds[1], "w"))) {
 		snprintf(why, whylen, "plot: cannot start gnuplot: %s", strerror(errno));
-		if (pid < 0)
-			close(fds[1]);
+		close(fds[1]);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
 		return -1;
 	}
+	/* A gnuplot that dies early must be reported below, not kill us with SIGPIPE. */
+	sigpipe = signal(SIGPIPE, SIG_IGN);
 	script(f, sets, n_sets, path);
 	fclose(f);
+	signal(SIGPIPE, sigpipe);
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		snprintf(why, whylen, "plot: gnuplot failed writing '%s' (its messages are above)",
 			 path);
@@ -338,7 +342,7 @@ int plot_main(int argc, char **argv)
 			fprintf(stderr, "copyperf plot: %s\n", why);
 			status = EXIT_USAGE;
 		}
-	if (!status && plot_write(sets, (size_t)n, out, why, sizeof(why))) {
+	if (!status && (status = plot_write(sets, (size_t)n, out, why, sizeof(why)))) {
 		fprintf(stderr, "copyperf %s\n", why);
 		status = 1;
 	}

@@ -15,7 +15,13 @@
  */
 int plot_check(const char *path, char *why, size_t whylen);
 
-/* Draws one line per (routine, space, set).  Returns 0, or -1 with the reason. */
+#define PLOT_NOTHING_TO_DRAW (-2)
+
+/*
+ * Draws one line per (routine, space, set) into path, which has passed
+ * plot_check.  Returns 0, or with the reason: PLOT_NOTHING_TO_DRAW (no
+ * verified result) or -1 (gnuplot could not run or failed).
+ */
 int plot_write(const struct result_set *sets, size_t n_sets, const char *path, char *why,
 	       size_t whylen);
 
