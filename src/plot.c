@@ -344,7 +344,7 @@ int plot_main(int argc, char **argv)
 		}
 	if (!status && (status = plot_write(sets, (size_t)n, out, why, sizeof(why)))) {
 		fprintf(stderr, "copyperf %s\n", why);
-		status = 1;
+		status = status == PLOT_NOTHING_TO_DRAW ? EXIT_USAGE : 1;
 	}
 	for (int i = 0; i < n; i++)
 		result_set_free(&sets[i]);

@@ -132,8 +132,8 @@ status_is "plot --help" 0 "$COPYPERF" plot --help
 check "plot --help shows its usage" has "usage: copyperf plot -o FILE.svg|FILE.png RESULTS.json..." "$T/out"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["results"]=[]; json.dump(d, open(sys.argv[2],"w"))' \
 	"$A" "$T/empty.json"
-status_is "plot: nothing to draw" 1 "$COPYPERF" plot -o "$T/empty.svg" "$T/empty.json"
-check "plot: nothing to draw says so" has "no verified results to draw" "$T/err"
+usage_error "plot: nothing to draw is bad input" "no verified results to draw" \
+	"$COPYPERF" plot -o "$T/empty.svg" "$T/empty.json"
 status_is "plot a PNG" 0 "$COPYPERF" plot -o "$T/one.png" "$A"
 check "plot: the PNG is a PNG" test "$(head -c 8 "$T/one.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
 usage_error "plot: other extensions" "'$T/x.pdf' must end in .svg or .png" "$COPYPERF" plot -o "$T/x.pdf" "$A"
