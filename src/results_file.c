@@ -48,11 +48,12 @@ static char *slurp(const char *path, size_t *len, char *why, size_t whylen)
 	return NULL;
 }
 
+/* A number a uint64_t can hold, else dflt: the cast of one past 2^64 is undefined. */
 static uint64_t u64_or(const struct json *obj, const char *key, uint64_t dflt)
 {
 	const struct json *v = json_get_type(obj, key, JSON_NUMBER);
 
-	return v && v->number >= 0 ? (uint64_t)v->number : dflt;
+	return v && v->number >= 0 && v->number < 0x1p64 ? (uint64_t)v->number : dflt;
 }
 
 static const char *string_or(const struct json *obj, const char *key, const char *dflt)

@@ -90,6 +90,10 @@ usage_error "compare: --threshold 0 gates nothing" "--threshold: '0' is not a pe
 
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["results"][0]["samples"][2]=1e999; open(sys.argv[2],"w").write(json.dumps(d).replace("Infinity","1e999"))' \
 	"$A" "$T/infinite.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["results"][0]["chunk"]=1e30; json.dump(d, open(sys.argv[2],"w"))' \
+	"$A" "$T/hugechunk.json"
+usage_error "compare: a chunk past 2^64" "result 1 lacks \"routine\", \"chunk\" or \"total\"" \
+	"$COPYPERF" compare "$A" "$T/hugechunk.json"
 usage_error "compare: a sample that is not a finite time" "result 1 (steady, chunk 65536): sample 3 is not a time > 0" \
 	"$COPYPERF" compare "$A" "$T/infinite.json"
 status_is "compare --help" 0 "$COPYPERF" compare --help
