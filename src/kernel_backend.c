@@ -270,6 +270,9 @@ int kernel_backend_open(struct backend *b, const struct options *o, char *err, s
 	b->n_routines = (size_t)n;
 	b->routine_names = c->names;
 	b->measure = kernel_measure;
+	if (o->counters) /* as the user backend says when it has none */
+		fprintf(stderr, "copyperf: --counters: not counted inside the kernel; going on "
+				"without them\n");
 	return 0;
 }
 

@@ -104,9 +104,6 @@ static int run(const struct options *o)
 		status = usage_error(err);
 		goto out;
 	}
-	if (o->counters && o->kernel)
-		fprintf(stderr, "copyperf: --counters: not counted inside the kernel; going on "
-				"without them\n");
 	machine_read(&m);
 	progress_start(&progress, stderr, !o->quiet);
 	if (sweep_run(o, &b, progress_update, &progress, &results, &n, err, sizeof(err))) {

@@ -77,6 +77,10 @@ check "self-tests are listed, and measured only when named" sh -c '
 	! copyperf --kernel -q -s 64K -t 64K -n 1 -f csv | grep -q "^selftest"'
 check "seed format" sh -c 'copyperf --kernel -q -r copy_to_user -s 64K -t 64K -n 1 -f seed |
 	grep -q "^chunk:  65536 \[B\] | transfer:"'
+check "--counters: one notice that the kernel is not counted, then the run" sh -c '
+	copyperf --kernel -q --counters -r memcpy -s 64K -t 64K -n 1 -f csv >/tmp/c.csv 2>/tmp/c.err &&
+	[ "$(wc -l </tmp/c.err)" = 1 ] && grep -q "not counted inside the kernel" /tmp/c.err &&
+	grep -q "^memcpy,kernel,65536," /tmp/c.csv'
 usage_error "unknown routine lists the module's" \
 	"unknown kernel routine 'nosuch' (valid: memcpy, memmove, copy_to_user" \
 	--kernel -r nosuch -s 64K -t 64K
