@@ -165,22 +165,33 @@ struct table {
 	size_t bytes;         /* per sample, rounded down to whole copies; 0: one copy */
 	size_t sizes[MAX_SIZES];
 	unsigned n_sizes;
+	int (*report)(unsigned t); /* prints table t's rows and verdicts; 0 if one is not met */
 };
+
+/* A table's sizes and their count, counted by the compiler. */
+#define SIZES(...) { __VA_ARGS__ }, sizeof((size_t[]){ __VA_ARGS__ }) / sizeof(size_t)
 
 #define KIB(x) ((size_t)(x) << 10)
 #define MIB(x) ((size_t)(x) << 20)
 
+static int report_sweep(unsigned t);
+static int report_l1(unsigned t);
+static int report_large(unsigned t);
+static int report_warm(unsigned t);
+
 static const struct table tables[] = {
 	{ "sweep", "sweep: the seed's walk, chunks 8 B-64 KiB through 64 KiB buffers, hot cache",
 	  measure_sweep, SEED_BUFFER, 0, SWEEP_BYTES,
-	  { 8, 16, 32, 64, 128, 256, 512, KIB(1), KIB(2), KIB(4), KIB(8), KIB(16), KIB(32), KIB(64) },
-	  14 },
+	  SIZES(8, 16, 32, 64, 128, 256, 512, KIB(1), KIB(2), KIB(4), KIB(8), KIB(16), KIB(32),
+		KIB(64)),
+	  report_sweep },
 	{ "l1", "l1: the same bytes copied again and again (L1-resident)", measure_l1, KIB(16), 0,
-	  L1_BYTES, { 2113, 3000, 4096, 8192, 16384 }, 5 },
+	  L1_BYTES, SIZES(2113, 3000, 4096, 8192, 16384), report_l1 },
 	{ "large", "large: single copies, caches evicted before each", measure_large, LARGE_MAX,
-	  JUNK_BYTES, 0, { MIB(8), MIB(16), MIB(32), MIB(64), MIB(128), MIB(256) }, 6 },
+	  JUNK_BYTES, 0, SIZES(MIB(8), MIB(16), MIB(32), MIB(64), MIB(128), MIB(256)),
+	  report_large },
 	{ "warm", "warm: the same copy again and again (per copy, blocks of 3 after one untimed)",
-	  measure_warm, WARM_MAX, 0, 0, { MIB(4), MIB(8), MIB(16), MIB(32) }, 4 },
+	  measure_warm, WARM_MAX, 0, 0, SIZES(MIB(4), MIB(8), MIB(16), MIB(32)), report_warm },
 };
 enum { N_TABLES = sizeof(tables) / sizeof(tables[0]) };
 
@@ -427,39 +438,39 @@ static int verdict(const char *what, int ok)
 	return ok;
 }
 
-static int report_sweep(void)
+static int report_sweep(unsigned t)
 {
 	struct pooled v[MAX_SIZES];
 	int below;
 	double gm;
 
-	report_table(0, v);
-	gm = summarize_table(0, v, &below);
+	report_table(t, v);
+	gm = summarize_table(t, v, &below);
 	return verdict("sweep: >= 1.00x at every size", !below) &
 	       verdict("sweep: geometric mean >= 1.03x", gm >= 1.03);
 }
 
-static int report_l1(void)
+static int report_l1(unsigned t)
 {
 	struct pooled v[MAX_SIZES];
 	int below;
 	double gm;
 
-	report_table(1, v);
-	gm = summarize_table(1, v, &below);
+	report_table(t, v);
+	gm = summarize_table(t, v, &below);
 	return verdict("l1: >= 1.30x at 2113 B", v[0].ratio.median >= 1.30) &
 	       verdict("l1: geometric mean >= 1.15x, none below 1.00x", gm >= 1.15 && !below);
 }
 
-static int report_large(void)
+static int report_large(unsigned t)
 {
 	struct pooled v[MAX_SIZES];
 	int ok = 1;
 
-	report_table(2, v);
-	for (unsigned i = 0; i < tables[2].n_sizes; i++) {
+	report_table(t, v);
+	for (unsigned i = 0; i < tables[t].n_sizes; i++) {
 		char what[80];
-		size_t mib = tables[2].sizes[i] >> 20;
+		size_t mib = tables[t].sizes[i] >> 20;
 		int faster = mib == 64 || mib == 128; /* where the C library leaves speed behind */
 
 		snprintf(what, sizeof(what), "large: %zu MiB >= %s", mib, faster ? "1.25x" : "1.00x");
@@ -468,15 +479,13 @@ static int report_large(void)
 	return ok;
 }
 
-static int report_warm(void)
+static int report_warm(unsigned t)
 {
 	struct pooled v[MAX_SIZES];
 
-	report_table(3, v);
+	report_table(t, v);
 	return 1; /* informative: no target */
 }
-
-static int (*const reports[N_TABLES])(void) = { report_sweep, report_l1, report_large, report_warm };
 
 static int usage_error(const char *arg, const char *why)
 {
@@ -574,6 +583,6 @@ int main(int argc, char **argv)
 		run_child(child_argv, p, want);
 	for (unsigned t = 0; t < N_TABLES; t++)
 		if (want[t])
-			ok &= reports[t]();
+			ok &= tables[t].report(t);
 	return ok ? 0 : 1;
 }
