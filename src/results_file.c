@@ -223,7 +223,7 @@ const struct result_row *result_set_find(const struct result_set *s, const struc
 int result_set_pool(struct result_set *out, const struct result_set *sets, size_t n,
 		    const char *label)
 {
-	size_t cap = 0, n_samples = 0, *filled;
+	size_t cap = 0, n_samples = 0;
 	double *at;
 
 	*out = sets[0];
@@ -242,11 +242,8 @@ int result_set_pool(struct result_set *out, const struct result_set *sets, size_
 	out->rows = calloc(cap + 1, sizeof(*out->rows));
 	out->sample_store = at = calloc(n_samples + 1, sizeof(double));
 	out->run_store = calloc(cap + 1, sizeof(double));
-	filled = calloc(cap + 1, sizeof(*filled));
-	if (!out->rows || !at || !out->run_store || !filled) {
-		free(filled);
+	if (!out->rows || !at || !out->run_store)
 		return -1;
-	}
 	/* the points in order of first appearance, and how many samples each gathers */
 	for (size_t s = 0; s < n; s++)
 		for (size_t i = 0; i < sets[s].n; i++) {
@@ -268,22 +265,22 @@ int result_set_pool(struct result_set *out, const struct result_set *sets, size_
 		at += out->rows[k].n_samples;
 		out->rows[k].run_speeds = out->run_store + runs;
 		runs += out->rows[k].n_runs;
-		out->rows[k].n_runs = 0;
+		out->rows[k].n_runs = 0; /* both counted again as they are filled */
+		out->rows[k].n_samples = 0;
 	}
 	for (size_t s = 0; s < n; s++)
 		for (size_t i = 0; i < sets[s].n; i++) {
 			const struct result_row *r = &sets[s].rows[i];
-			size_t k = (size_t)(result_set_find(out, r) - out->rows);
+			struct result_row *p = (struct result_row *)result_set_find(out, r);
 
 			if (!r->n_samples)
 				continue;
-			memcpy((double *)out->rows[k].samples + filled[k], r->samples,
+			memcpy((double *)p->samples + p->n_samples, r->samples,
 			       r->n_samples * sizeof(double));
-			filled[k] += r->n_samples;
-			((double *)out->rows[k].run_speeds)[out->rows[k].n_runs++] =
+			p->n_samples += r->n_samples;
+			((double *)p->run_speeds)[p->n_runs++] =
 				(double)r->total / median_of(r->samples, r->n_samples);
 		}
-	free(filled);
 	return 0;
 }
 
