@@ -4,7 +4,10 @@
 
 #include <stddef.h>
 
-/* Bytes one dcbz clears, from AT_DCACHEBSIZE; not a power of two >= 16 if unusable. */
+/*
+ * Bytes one dcbz clears, from AT_DCACHEBSIZE.  When the kernel does not say:
+ * 32 on 32-bit (the classic cores), 1 on 64-bit (no line size: no dcbz).
+ */
 size_t copyperf_dcache_block(void);
 
 #endif

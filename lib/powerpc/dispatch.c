@@ -16,7 +16,7 @@ const char *copyperf_describe(void)
 	static char line[200];
 	size_t block = copyperf_dcache_block();
 
-	if (block < 16 || (block & (block - 1)))
+	if (!copyperf_ppc_line_usable(block))
 		return PPC_NAME " generic variant (no usable data-cache block size): portable C";
 	snprintf(line, sizeof(line),
 		 PPC_NAME " line variant: dcbz per %zu-byte destination line (AT_DCACHEBSIZE),"

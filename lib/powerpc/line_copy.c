@@ -19,6 +19,11 @@ struct copyperf_line_counts copyperf_line_counts;
 #define STEP_WORDS 4
 #define STEP_BYTES (STEP_WORDS * sizeof(cp_word))
 
+int copyperf_ppc_line_usable(size_t line)
+{
+	return line >= STEP_BYTES && line <= 4096 && !(line & (line - 1));
+}
+
 static inline void zero_line(void *p)
 {
 	/* The clobber keeps the compiler from moving the line's stores above it. */
@@ -77,7 +82,7 @@ void *copyperf_ppc_line_copy(void *__restrict dst, const void *__restrict src, s
 	const unsigned char *s = src;
 	size_t head, lines;
 
-	if (line < STEP_BYTES || line > 4096 || (line & (line - 1)))
+	if (!copyperf_ppc_line_usable(line))
 		return copyperf_generic_memcpy(dst, src, n);
 	head = -(uintptr_t)d & (line - 1);
 	if (n < head || n - head < line)

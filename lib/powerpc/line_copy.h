@@ -14,12 +14,18 @@
 #endif
 
 /*
+ * Whether the line copy can work in lines of this many bytes: a power of two
+ * from one step of its loop (16 bytes on 32-bit, 32 on 64-bit) to 4096.
+ */
+int copyperf_ppc_line_usable(size_t line);
+
+/*
  * Copies n bytes (no overlap).  Each whole destination line of `line` bytes
- * (a power of two, 16..4096: the data-cache block size) is allocated with
- * dcbz instead of being read from memory, the source is prefetched with dcbt
- * `ahead` lines ahead (never past its end), and the rest goes by the portable
- * copy.  The destination must be cacheable: dcbz on cache-inhibited memory
- * traps.  Any other line size falls back to the portable copy.
+ * (the data-cache block size) is allocated with dcbz instead of being read
+ * from memory, the source is prefetched with dcbt `ahead` lines ahead (never
+ * past its end), and the rest goes by the portable copy.  The destination
+ * must be cacheable: dcbz on cache-inhibited memory traps.  A line size that
+ * is not usable (above) falls back to the portable copy.
  */
 void *copyperf_ppc_line_copy(void *__restrict dst, const void *__restrict src, size_t n,
 			     size_t line, size_t ahead);
