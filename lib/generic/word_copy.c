@@ -4,12 +4,8 @@
  * then one machine word per iteration (the source may stay unaligned), then
  * the remaining bytes.  What a straightforward C memcpy does.
  */
-#include <stdint.h>
 #include "../internal.h"
-
-/* may_alias + aligned(1): a word access that is legal at any address and type. */
-typedef unsigned long __attribute__((may_alias, aligned(1))) unaligned_word;
-typedef unsigned long __attribute__((may_alias)) aligned_word;
+#include "copy_compat.h"
 
 COPYPERF_NO_VECTORIZE
 void *copyperf_word_copy(void *dst, const void *src, size_t n)
@@ -18,15 +14,15 @@ void *copyperf_word_copy(void *dst, const void *src, size_t n)
 	const unsigned char *s = src;
 
 	COPYPERF_LOOP_PLAIN
-	while (n && ((uintptr_t)d % sizeof(aligned_word))) {
+	while (n && ((uintptr_t)d % sizeof(cp_word))) {
 		*d++ = *s++;
 		n--;
 	}
 	COPYPERF_LOOP_PLAIN
-	for (; n >= sizeof(aligned_word); n -= sizeof(aligned_word)) {
-		*(aligned_word *)d = *(const unaligned_word *)s;
-		d += sizeof(aligned_word);
-		s += sizeof(aligned_word);
+	for (; n >= sizeof(cp_word); n -= sizeof(cp_word)) {
+		*(cp_word *)d = *(const cp_wordu *)s;
+		d += sizeof(cp_word);
+		s += sizeof(cp_word);
 	}
 	COPYPERF_LOOP_PLAIN
 	while (n--)
