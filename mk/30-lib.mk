@@ -21,17 +21,10 @@ LIB_ISAS = generic $(if $(filter x86_64,$(ARCH_DIR)),sse2 \
 LIB_FORCED := "COPYPERF_REP_MOVSB_MIN=0 COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_THRESHOLD=1G" \
 	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0"
 
-SANITIZE_BUILD := $(BUILD)/lib-sanitize
-SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-
-$(SANITIZE_BUILD)/tests/libcheck: FORCE_LIB_SANITIZE
-	@$(MAKE) --no-print-directory BUILD=$(SANITIZE_BUILD) EXTRA_CFLAGS="$(SANITIZE_FLAGS)" \
-		LDFLAGS="$(SANITIZE_FLAGS)" $@ >/dev/null
-
-.PHONY: test-lib FORCE_LIB_SANITIZE
-FORCE_LIB_SANITIZE:
-test-lib: $(LIBCHECK) $(SANITIZE_BUILD)/tests/libcheck
-	@tests/lib/run.sh $(LIBCHECK) $(SANITIZE_BUILD)/tests/libcheck "$(strip $(LIB_ISAS))" $(LIB_FORCED)
+.PHONY: test-lib
+test-lib: $(LIBCHECK)
+	@$(SAN_MAKE) $(SAN_BUILD)/tests/libcheck >/dev/null
+	@tests/lib/run.sh $(LIBCHECK) $(SAN_BUILD)/tests/libcheck "$(strip $(LIB_ISAS))" $(LIB_FORCED)
 
 # ---- the LD_PRELOAD drop-in ------------------------------------------------------------------
 PRELOAD_SO := $(BUILD)/libcopyperf-preload.so
