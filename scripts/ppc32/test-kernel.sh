@@ -14,6 +14,7 @@ work=$top/build/kernel-ppc32
 . "$top/scripts/kernel/kernel-lock.sh" # held while this script reads the console too
 routines="memcpy copy_to_user copy_from_user copyperf_lines"
 . "$top/tests/tally.sh"
+. "$top/scripts/kernel/judge-guest.sh"
 list=$(echo "$routines" | tr ' ' ,)
 "$here/guest.sh" "$work" 180 "$copyperf" "$init" --kernel -r "$list" -t 1M -n 3 -q
 status=$?
@@ -22,12 +23,6 @@ sed -n '/^copyperf [0-9]/,/^copyperf-guest-status/p' "$work/console.txt" |
 	grep -v '^copyperf-guest-status' >"$work/results.txt"
 cat "$work/results.txt"
 
-if [ "$status" = 0 ]; then ok "the guest powered off"; else bad "the guest: exit $status"; fi
-if grep -q '^copyperf-guest-status 0$' "$work/console.txt"; then
-	ok "copyperf --kernel exited 0"
-else
-	bad "copyperf --kernel: $(grep '^copyperf-guest-status' "$work/console.txt" || echo 'no status')"
-fi
 for r in $routines; do
 	rows=$(awk -v r="$r" '$1 == r' "$work/results.txt" | wc -l)
 	verified=$(awk -v r="$r" '$1 == r && $NF == "yes"' "$work/results.txt" | wc -l)
@@ -37,13 +32,6 @@ for r in $routines; do
 		bad "$r: $verified of $rows rows verified, expected 14"
 	fi
 done
-# The guest's dmesg follows its status line on the same console.
-if ! grep -q '^==== dmesg' "$work/console.txt"; then
-	bad "the guest's kernel log never arrived"
-elif problems=$("$top/scripts/kernel/log-problems.sh" "$work/console.txt") && [ -n "$problems" ]; then
-	bad "the kernel log: $problems"
-else
-	ok "the kernel log has no BUG, WARNING, Oops or stuck interrupt"
-fi
-[ "$failed" = 0 ] || { echo "---- the console's last lines:"; tail -n 30 "$work/console.txt"; }
+# One port: the status line, the dmesg and the console are all in console.txt.
+judge_guest "$status" "copyperf --kernel exited 0" "$work/console.txt" "$work/console.txt"
 tally
