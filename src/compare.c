@@ -169,6 +169,7 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 {
 	struct routine_ratios *groups = calloc(a->n + 1, sizeof(*groups));
 	size_t n_groups = 0, regressions = 0, only_a = 0, skipped = 0, approx = 0, compared = 0;
+	size_t on_repeats = 0; /* points of pooled sides that one run of a side lacked */
 	double floor = 1 - threshold / 100;
 
 	if (!groups)
@@ -206,6 +207,7 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 			continue;
 		}
 		judge(ra, rb, floor, &v);
+		on_repeats += a->runs > 1 && b->runs > 1 && !by_runs(ra, rb);
 		approx += !v.test.exact;
 		compared++;
 		printf("%-18s %-6s %9llu %12.1f %5.1f%% %12.1f %5.1f%% %7.3f %8.4f%s%s\n",
@@ -226,6 +228,9 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 		       b->n - (a->n - only_a));
 	if (skipped)
 		printf("points FAILED in A or B: %zu (not compared)\n", skipped);
+	if (on_repeats)
+		printf("points in only one run of a side: %zu (tested on that run's repeats)\n",
+		       on_repeats);
 	printf("\ngeometric mean of B/A per routine:\n");
 	for (size_t i = 0; i < n_groups; i++) {
 		printf("%-18s %-6s %7.3f  over %zu chunk sizes\n", groups[i].routine,

@@ -67,6 +67,13 @@ check "pooled: the slower routine is a regression at every chunk" \
 status_is "3 runs against 3 can never be significant" 0 "$COPYPERF" compare --threshold 5 "$A,$A,$A" "$B,$B,$B"
 check "3 runs against 3: a note says so" has "note: 3 runs against 3 can never differ with p < 0.05" "$T/out"
 check "3 runs against 3: nothing marked" lacks " *" "$T/out"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["results"][0]; json.dump(d, open(sys.argv[2],"w"))' \
+	"$A" "$T/A-less.json"
+status_is "a point in only one run of a side" 0 "$COPYPERF" compare "$A,$T/A-less.json,$T/A-less.json,$T/A-less.json" "$B,$B,$B,$B"
+check "a point in only one run of a side: a note says it was tested on repeats" \
+	has "points in only one run of a side: 1 (tested on that run's repeats)" "$T/out"
+check "pooled everywhere: no such note" sh -c '! "$0" compare "$1,$1,$1,$1" "$2,$2,$2,$2" | grep -q "only one run"' \
+	"$COPYPERF" "$A" "$B"
 status_is "the same runs on both sides" 0 "$COPYPERF" compare --threshold 5 "$A,$B" "$B,$A"
 check "the same runs on both sides: every B/A is 1.000, p 1" test "$(grep -cE ' 1\.000 +1\.0000$' "$T/out")" = 28
 usage_error "compare: empty name in a list" "empty file name in '$A,'" "$COPYPERF" compare "$A," "$B"
