@@ -48,7 +48,7 @@ LIB_A       := $(BUILD)/libcopyperf.a
 LIB_SO      := $(BUILD)/libcopyperf.so
 
 # ---- the command ---------------------------------------------------------------------------
-CMD_SRC     := $(filter-out src/main.c,$(wildcard src/*.c))
+CMD_SRC     := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
 CMD_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(CMD_SRC))
 MAIN_OBJ    := $(BUILD)/src/main.o
 COPYPERF    := $(BUILD)/copyperf

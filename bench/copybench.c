@@ -27,9 +27,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "copyperf.h"
-#include "mann_whitney.h"
-#include "stats.h"
-#include "timing.h"
+#include "stats/mann_whitney.h"
+#include "stats/stats.h"
+#include "measure/timing.h"
 
 #define MAX_ROUNDS 101
 #define MAX_PROCS 51
@@ -78,7 +78,7 @@ static void *map(size_t len)
 	return p;
 }
 
-/* The project's summary (src/stats.c), as a value. */
+/* The project's summary (src/stats/stats.c), as a value. */
 static struct summary stats_of(const double *v, unsigned n)
 {
 	struct summary s;

@@ -79,7 +79,7 @@ COPYBENCH := $(BUILD)/bench/copybench
 BENCH_ARGS ?=
 
 $(BUILD)/bench/copybench.o: ALL_CFLAGS += -Isrc
-$(COPYBENCH): $(BUILD)/bench/copybench.o $(BUILD)/src/mann_whitney.o $(BUILD)/src/stats.o $(LIB_A)
+$(COPYBENCH): $(BUILD)/bench/copybench.o $(BUILD)/src/stats/mann_whitney.o $(BUILD)/src/stats/stats.o $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 .PHONY: bench

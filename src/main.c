@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "copyperf.h"
-#include "cache.h"
-#include "compare.h"
-#include "kernel_backend.h"
-#include "machine.h"
+#include "measure/cache.h"
+#include "report/compare.h"
+#include "measure/kernel_backend.h"
+#include "report/machine.h"
 #include "options.h"
-#include "output.h"
-#include "plot.h"
+#include "report/output.h"
+#include "report/plot.h"
 #include "progress.h"
-#include "sweep.h"
-#include "user_backend.h"
+#include "measure/sweep.h"
+#include "measure/user_backend.h"
 
 #define EXIT_USAGE 2
 

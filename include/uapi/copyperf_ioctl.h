@@ -28,7 +28,7 @@
 #define COPYPERF_MAX_TOTAL _BITULL(40)
 
 /*
- * The data (src/pattern.h): byte i of a source is pattern_byte(COPYPERF_PATTERN_BIAS + i),
+ * The data (src/measure/pattern.h): byte i of a source is pattern_byte(COPYPERF_PATTERN_BIAS + i),
  * i counted from the start of the walked buffer (negative: the bytes in front);
  * a destination starts as the complement.
  */

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <cmocka.h>
 #include "assert_near.h"
-#include "compare.h"
-#include "stats.h"
-#include "mann_whitney.h"
+#include "report/compare.h"
+#include "stats/stats.h"
+#include "stats/mann_whitney.h"
 
 /*
  * The oracle: every way of choosing which m of the pooled values

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include "assert_near.h"
-#include "json_read.h"
-#include "output.h"
+#include "report/json_read.h"
+#include "report/output.h"
 
 /* 1 MiB copied per measurement, 2 measurements: 3 Mi cycles in all, 1.5 cycles/byte. */
 static double samples[2] = { 0.001, 0.002 };

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "assert_near.h"
-#include "counters.h"
+#include "measure/counters.h"
 
 #define PAGES 64
 

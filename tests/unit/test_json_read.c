@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "assert_near.h"
-#include "json_read.h"
+#include "report/json_read.h"
 
 static struct json *parse(const char *text, char *why)
 {

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "output.h"
+#include "report/output.h"
 
 static void test_seed_lines_round_trip(void **state)
 {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "assert_near.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 static void test_median_odd_even(void **state)
 {

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare.h"
-#include "mann_whitney.h"
+#include "stats/mann_whitney.h"
 #include "options.h"
 #include "output.h"
 #include "results_file.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 #define EXIT_USAGE 2
 

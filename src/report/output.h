@@ -9,7 +9,7 @@
 #include "copyperf.h"
 #include "machine.h"
 #include "options.h"
-#include "sweep.h"
+#include "measure/sweep.h"
 
 struct report {
 	const struct options *o;

@@ -7,7 +7,7 @@
 #include "json_read.h"
 #include "output.h"
 #include "results_file.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 /* Results files are a few hundred KiB; anything far larger is not one. */
 #define MAX_FILE (256u << 20)

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "counters.h"
 #include "options.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 enum measure_status {
 	MEASURE_OK = 0,

@@ -4,7 +4,7 @@
 #define COPYPERF_MACHINE_H
 
 #include <stddef.h>
-#include "cache.h"
+#include "measure/cache.h"
 
 struct machine_info {
 	char cpu[128];

@@ -11,7 +11,7 @@
 #include "output.h"
 #include "plot.h"
 #include "sizes.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 #define EXIT_USAGE 2
 
