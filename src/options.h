@@ -36,6 +36,12 @@ struct options {
 	bool quiet;         /* no progress line on a terminal */
 	const char *plot;   /* NULL: no plot; else an .svg or .png file to draw */
 	bool counters;      /* hardware counters per point, where the machine has them */
+	/* Replay recorded call mixes instead of the chunk sweep (--distribution). */
+	char **distributions; /* the -d words as given; NULL: the chunk sweep */
+	size_t n_distributions;
+	char **working_sets;  /* the -w words as given (default l1,l2) */
+	size_t n_working_sets;
+	uint64_t seed;        /* draws the call lists */
 };
 
 /*

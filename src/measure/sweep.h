@@ -45,6 +45,11 @@ struct point_result {
 	struct summary seconds;
 	bool verified;
 	char error[200]; /* when !verified: what was wrong */
+	/* Replayed call mixes (--distribution); distribution is NULL for a chunk point. */
+	const char *distribution;     /* its name */
+	const char *working_set_name; /* l1, l2, llc, cold, or the size as given */
+	uint64_t working_set;         /* bytes the calls' offsets spread over */
+	uint64_t calls;               /* calls per measurement (total: the bytes they copy) */
 	struct counter_values counters; /* summed over the repeats; none if .measurements is 0 */
 };
 
@@ -65,6 +70,18 @@ void sweep_free(struct point_result *results, size_t n);
 static inline uint64_t point_total(uint64_t total, uint64_t chunk)
 {
 	return total / chunk * chunk;
+}
+
+/* A replay point's mean bytes per call. */
+static inline double point_mean_size(const struct point_result *p)
+{
+	return p->calls ? (double)p->total / (double)p->calls : 0;
+}
+
+/* A replay point's nanoseconds per call at a time in seconds. */
+static inline double point_ns_per_call(const struct point_result *p, double seconds)
+{
+	return seconds * 1e9 / (double)p->calls;
 }
 
 #endif
