@@ -16,6 +16,7 @@
 #include "progress.h"
 #include "measure/sweep.h"
 #include "measure/user_backend.h"
+#include "measure/workloads.h"
 
 #define EXIT_USAGE 2
 
@@ -78,6 +79,33 @@ static int draw_plot(const struct report *r, char *err, size_t errlen)
 	return failed;
 }
 
+/*
+ * Says once which routines sit out the memmove mixes (they are wrong on
+ * overlapping buffers); false when no point is left to measure at all.
+ */
+static bool note_skipped(const struct backend *b, const struct workloads *ws)
+{
+	char names[512] = "";
+	size_t points = 0;
+
+	for (size_t r = 0; r < b->n_routines; r++) {
+		bool skipped = false;
+
+		for (size_t i = 0; i < ws->n; i++) {
+			bool runs = sweep_runs(b, r, &ws->w[i]);
+
+			points += runs;
+			skipped |= !runs;
+		}
+		if (skipped && strlen(names) + strlen(b->routine_names[r]) + 3 < sizeof(names))
+			strcat(strcat(names, *names ? ", " : ""), b->routine_names[r]);
+	}
+	if (*names && points)
+		fprintf(stderr, "copyperf: not measured on the memmove mixes (they overlap buffers): "
+				"%s\n", names);
+	return points > 0;
+}
+
 static int run(const struct options *o)
 {
 	char err[1536];
@@ -88,15 +116,24 @@ static int run(const struct options *o)
 	FILE *out = stdout;
 	int status = 0, opened;
 	struct progress progress;
+	struct workloads ws;
 
+	memset(&b, 0, sizeof(b));
 	if (check_machine(o, err, sizeof(err)))
 		return usage_error(err);
-	if (o->plot && plot_check(o->plot, err, sizeof(err)))
+	if (workloads_build(&ws, o, err, sizeof(err))) {
+		workloads_free(&ws);
 		return usage_error(err);
+	}
+	if (o->plot && plot_check(o->plot, err, sizeof(err))) {
+		status = usage_error(err);
+		goto out;
+	}
 	if (o->output && !(out = fopen(o->output, "w"))) {
 		snprintf(err, sizeof(err), "--output: cannot write '%s': %s", o->output,
 			 strerror(errno));
-		return usage_error(err);
+		status = usage_error(err);
+		goto out;
 	}
 	opened = o->kernel ? kernel_backend_open(&b, o, err, sizeof(err))
 			   : user_backend_open(&b, o, err, sizeof(err));
@@ -104,9 +141,15 @@ static int run(const struct options *o)
 		status = usage_error(err);
 		goto out;
 	}
+	if (!note_skipped(&b, &ws)) {
+		status = usage_error("--distribution: none of the routines allows overlapping buffers, "
+				     "which memmove mixes need");
+		goto out;
+	}
 	machine_read(&m);
 	progress_start(&progress, stderr, !o->quiet);
-	if (sweep_run(o, &b, progress_update, &progress, &results, &n, err, sizeof(err))) {
+	if (sweep_run(o, &b, ws.w, ws.n, progress_update, &progress, &results, &n, err,
+		      sizeof(err))) {
 		progress_end(&progress);
 		fprintf(stderr, "copyperf: %s\n", err);
 		status = 1;
@@ -124,18 +167,26 @@ static int run(const struct options *o)
 		fprintf(stderr, "copyperf %s\n", err);
 		status = 1;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (!results[i].verified) {
-			fprintf(stderr, "copyperf: %s FAILED at chunk %llu: %s\n", results[i].routine,
-				(unsigned long long)results[i].chunk, results[i].error);
-			status = 1;
-		}
+	for (size_t i = 0; i < n; i++) {
+		const struct point_result *p = &results[i];
+
+		if (p->verified)
+			continue;
+		if (p->distribution)
+			fprintf(stderr, "copyperf: %s FAILED on %s, working set %s: %s\n", p->routine,
+				p->distribution, p->working_set_name, p->error);
+		else
+			fprintf(stderr, "copyperf: %s FAILED at chunk %llu: %s\n", p->routine,
+				(unsigned long long)p->chunk, p->error);
+		status = 1;
+	}
 out:
 	sweep_free(results, n);
-	if (o->kernel)
+	if (b.ctx && o->kernel)
 		kernel_backend_close(&b);
-	else
+	else if (b.ctx)
 		user_backend_close(&b);
+	workloads_free(&ws);
 	if (out != stdout)
 		fclose(out);
 	return status;

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <sched.h>
@@ -15,6 +16,9 @@
 #define MAX_BUFFER (1ull << 32)
 #define MAX_ALIGN 4095
 #define MAX_REPEAT 100000
+#define DEFAULT_SEED 2008
+#define MIN_WORKING_SET 256
+#define MAX_WORKING_SET (1ull << 30)
 
 const char options_usage[] =
 	"usage: copyperf [options]\n"
@@ -47,6 +51,13 @@ const char options_usage[] =
 	"                        LLC misses): cycles per byte and bytes per cycle next to MB/s\n"
 	"      --cpu N           pin the process to CPU N\n"
 	"      --kernel          measure the kernel's routines through /dev/copyperf\n"
+	"  -d, --distribution LIST  replay recorded call mixes instead of the chunk sweep:\n"
+	"                        shipped ones by name (fleet, memcpy_0..8, memcpy_fleet,\n"
+	"                        memmove_0..8, memmove_fleet; memcpy, memmove or all for\n"
+	"                        ten or twenty) or any file in their format; ns per call\n"
+	"  -w, --working-set LIST   where the calls' buffers spread: l1, l2, llc, cold (sized\n"
+	"                        from this machine's caches) or a size; default l1,l2\n"
+	"      --seed N          draws the call lists (default 2008): the same N, the same calls\n"
 	"  -q, --quiet           no progress line on standard error\n"
 	"  -h, --help            this text\n"
 	"      --version         the version\n"
@@ -55,7 +66,8 @@ const char options_usage[] =
 	"as FAILED with the first wrong offset, and copyperf exits 1.  Bad options exit 2.\n"
 	"`copyperf plot --help` and `copyperf compare --help` describe the subcommands.\n";
 
-enum { OPT_LIST = 256, OPT_CPU, OPT_VERSION, OPT_KERNEL, OPT_QUIET, OPT_PLOT, OPT_COUNTERS };
+enum { OPT_LIST = 256, OPT_CPU, OPT_VERSION, OPT_KERNEL, OPT_QUIET, OPT_PLOT, OPT_COUNTERS,
+       OPT_SEED };
 
 static const struct option long_options[] = {
 	{ "routines", required_argument, NULL, 'r' },
@@ -73,6 +85,9 @@ static const struct option long_options[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "counters", no_argument, NULL, OPT_COUNTERS },
+	{ "distribution", required_argument, NULL, 'd' },
+	{ "working-set", required_argument, NULL, 'w' },
+	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -131,6 +146,17 @@ static int parse_count(const char *opt, const char *arg, long lo, long hi, long 
 	return 0;
 }
 
+static int parse_seed(const char *arg, uint64_t *out, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end != '\0' || errno)
+		return fail(err, errlen, "--seed: '%s' is not a whole number from 0 to 2^64-1", arg);
+	return 0;
+}
+
 static int parse_one_size(const char *opt, const char *arg, uint64_t max, uint64_t *out,
 			  char *err, size_t errlen)
 {
@@ -146,25 +172,54 @@ static int parse_one_size(const char *opt, const char *arg, uint64_t max, uint64
 	return 0;
 }
 
-static int parse_routines(const char *arg, struct options *o, char *err, size_t errlen)
+static void free_words(char **words, size_t n)
 {
-	char *copy = strdup(arg), *cursor = copy, *name;
+	for (size_t i = 0; i < n; i++)
+		free(words[i]);
+	free(words);
+}
 
-	if (!copy)
-		return fail(err, errlen, "--routines: out of memory");
-	for (size_t i = 0; i < o->n_routines; i++)
-		free(o->routines[i]);
-	free(o->routines);
-	o->routines = calloc(strlen(arg) + 1, sizeof(*o->routines));
-	o->n_routines = 0;
-	while ((name = strsep(&cursor, ",")) != NULL) {
-		if (*name == '\0') {
+/* A comma list of non-empty words, replacing *words (the option may be given again). */
+static int parse_words(const char *opt, const char *arg, char ***words, size_t *n, char *err,
+		       size_t errlen)
+{
+	char *copy = strdup(arg), *cursor = copy, *word;
+
+	free_words(*words, *n);
+	*n = 0;
+	*words = calloc(strlen(arg) + 1, sizeof(**words));
+	if (!copy || !*words) {
+		free(copy);
+		return fail(err, errlen, "%s: out of memory", opt);
+	}
+	while ((word = strsep(&cursor, ",")) != NULL) {
+		if (*word == '\0') {
 			free(copy);
-			return fail(err, errlen, "--routines: empty name in '%s'", arg);
+			return fail(err, errlen, "%s: empty name in '%s'", opt, arg);
 		}
-		o->routines[o->n_routines++] = strdup(name);
+		(*words)[(*n)++] = strdup(word);
 	}
 	free(copy);
+	return 0;
+}
+
+/* l1, l2, llc, cold, or a size: sized from the machine when the run starts. */
+static int check_working_sets(const struct options *o, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < o->n_working_sets; i++) {
+		const char *w = o->working_sets[i];
+		char why[160];
+		uint64_t v;
+
+		if (!strcmp(w, "l1") || !strcmp(w, "l2") || !strcmp(w, "llc") || !strcmp(w, "cold"))
+			continue;
+		if (parse_size(w, &v, why, sizeof(why)))
+			return fail(err, errlen, "--working-set: '%s' is not l1, l2, llc, cold or a size",
+				    w);
+		if (v < MIN_WORKING_SET || v > MAX_WORKING_SET)
+			return fail(err, errlen, "--working-set: %s is out of range (%u bytes to 1G)", w,
+				    MIN_WORKING_SET);
+	}
 	return 0;
 }
 
@@ -201,9 +256,46 @@ static int parse_sizes(const char *arg, struct options *o, char *err, size_t err
 	return 0;
 }
 
+/* A replay takes its sizes, alignments and buffers from the distribution and working sets. */
+static int check_replay(const struct options *o, char *err, size_t errlen)
+{
+	static const struct {
+		unsigned bit;
+		const char *opt, *why;
+	} chunk_only[] = {
+		{ GIVEN_SIZES, "--sizes", "the calls' sizes come from the distribution" },
+		{ GIVEN_BUFFER, "--buffer", "--working-set sizes the buffers" },
+		{ GIVEN_CACHE, "--cache", "--working-set chooses the cache level" },
+		{ GIVEN_ALIGN, "--align", "the alignments come from the distribution" },
+	};
+
+	if (!o->distributions) {
+		if (o->given & GIVEN_WORKING_SET)
+			return fail(err, errlen, "--working-set: only with --distribution");
+		if (o->given & GIVEN_SEED)
+			return fail(err, errlen, "--seed: only with --distribution");
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(chunk_only) / sizeof(chunk_only[0]); i++)
+		if (o->given & chunk_only[i].bit)
+			return fail(err, errlen, "%s: not with --distribution (%s)", chunk_only[i].opt,
+				    chunk_only[i].why);
+	if (o->kernel)
+		return fail(err, errlen, "--distribution: not with --kernel (the module replays no "
+					 "call mixes; they are measured in user space)");
+	if (o->format == FORMAT_SEED)
+		return fail(err, errlen, "--format seed: the 2008 lines have no call mixes (use table, "
+					 "csv or json)");
+	return check_working_sets(o, err, errlen);
+}
+
 /* Checks the options against each other once all are known. */
 static int check_consistency(const struct options *o, char *err, size_t errlen)
 {
+	if (check_replay(o, err, errlen))
+		return -1;
+	if (o->distributions)
+		return 0;
 	for (size_t i = 0; i < o->n_sizes; i++) {
 		unsigned long long c = o->sizes[i];
 
@@ -228,6 +320,7 @@ static void set_defaults(struct options *o)
 	o->repeat = 5;
 	o->format = FORMAT_TABLE;
 	o->cpu = -1;
+	o->seed = DEFAULT_SEED;
 }
 
 static int parse_option(int c, const char *arg, struct options *o, char *err, size_t errlen)
@@ -237,21 +330,35 @@ static int parse_option(int c, const char *arg, struct options *o, char *err, si
 
 	switch (c) {
 	case 'r':
-		return parse_routines(arg, o, err, errlen);
+		return parse_words("--routines", arg, &o->routines, &o->n_routines, err, errlen);
+	case 'd':
+		return parse_words("--distribution", arg, &o->distributions, &o->n_distributions,
+				   err, errlen);
+	case 'w':
+		o->given |= GIVEN_WORKING_SET;
+		return parse_words("--working-set", arg, &o->working_sets, &o->n_working_sets, err,
+				   errlen);
+	case OPT_SEED:
+		o->given |= GIVEN_SEED;
+		return parse_seed(arg, &o->seed, err, errlen);
 	case 's':
+		o->given |= GIVEN_SIZES;
 		free(o->sizes);
 		o->sizes = NULL;
 		return parse_sizes(arg, o, err, errlen);
 	case 't':
 		return parse_one_size("--total", arg, MAX_TOTAL, &o->total, err, errlen);
 	case 'b':
+		o->given |= GIVEN_BUFFER;
 		return parse_one_size("--buffer", arg, MAX_BUFFER, &o->buffer, err, errlen);
 	case 'c':
+		o->given |= GIVEN_CACHE;
 		if (pick_name("--cache", arg, cache_names, 4, &i, err, errlen))
 			return -1;
 		o->cache = (enum cache_mode)i;
 		return 0;
 	case 'a':
+		o->given |= GIVEN_ALIGN;
 		return parse_align(arg, o, err, errlen);
 	case 'n':
 		if (parse_count("--repeat", arg, 1, MAX_REPEAT, &v, err, errlen))
@@ -315,7 +422,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	set_defaults(o);
 	optind = 0; /* GNU: start afresh, so the parser can run more than once */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":r:s:t:b:c:a:n:f:o:hq", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:s:t:b:c:a:n:f:o:d:w:hq", long_options, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			option_error(err, errlen, c, argv[optind - 1]);
 			return -1;
@@ -333,14 +440,17 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			return fail(err, errlen, "internal error: %s", why);
 		o->n_sizes = (size_t)n;
 	}
+	if (o->distributions && !o->working_sets &&
+	    parse_words("--working-set", "l1,l2", &o->working_sets, &o->n_working_sets, err, errlen))
+		return -1;
 	return o->action == ACTION_RUN ? check_consistency(o, err, errlen) : 0;
 }
 
 void options_free(struct options *o)
 {
-	for (size_t i = 0; i < o->n_routines; i++)
-		free(o->routines[i]);
-	free(o->routines);
+	free_words(o->routines, o->n_routines);
+	free_words(o->distributions, o->n_distributions);
+	free_words(o->working_sets, o->n_working_sets);
 	free(o->sizes);
 	memset(o, 0, sizeof(*o));
 }

@@ -42,6 +42,16 @@ struct options {
 	char **working_sets;  /* the -w words as given (default l1,l2) */
 	size_t n_working_sets;
 	uint64_t seed;        /* draws the call lists */
+	unsigned given;       /* GIVEN_* of the options given, where a default is not the same */
+};
+
+enum {
+	GIVEN_SIZES = 1 << 0,
+	GIVEN_BUFFER = 1 << 1,
+	GIVEN_CACHE = 1 << 2,
+	GIVEN_ALIGN = 1 << 3,
+	GIVEN_WORKING_SET = 1 << 4,
+	GIVEN_SEED = 1 << 5,
 };
 
 /*

@@ -155,19 +155,29 @@ size_t cache_levels(struct cp_cache *levels, size_t max)
 	return n;
 }
 
-uint64_t cache_last_level_size(void)
+/* The data (or unified) cache of that level, or of the highest level for 0; NULL if none. */
+static const struct cp_cache *data_cache(const struct cp_cache *l, size_t n, unsigned level)
 {
-	struct cp_cache l[MAX_CACHE_LEVELS];
-	size_t n = cache_levels(l, MAX_CACHE_LEVELS);
-	uint64_t best = 0;
-	unsigned best_level = 0;
+	const struct cp_cache *best = NULL;
 
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(l[i].type, "Instruction") && l[i].level >= best_level) {
-			best_level = l[i].level;
-			best = l[i].size;
-		}
+		if (strcmp(l[i].type, "Instruction") &&
+		    (level ? l[i].level == level : !best || l[i].level >= best->level))
+			best = &l[i];
 	return best;
+}
+
+uint64_t cache_data_size(unsigned level)
+{
+	struct cp_cache l[MAX_CACHE_LEVELS];
+	const struct cp_cache *c = data_cache(l, cache_levels(l, MAX_CACHE_LEVELS), level);
+
+	return c ? c->size : 0;
+}
+
+uint64_t cache_last_level_size(void)
+{
+	return cache_data_size(0);
 }
 
 unsigned cache_line_size(void)

@@ -18,6 +18,9 @@ void cache_flush(const void *p, size_t len);
 /* Fills levels with CPU 0's caches from sysfs (or sysconf); returns how many were found. */
 size_t cache_levels(struct cp_cache *levels, size_t max);
 
+/* The data or unified cache of a level (1, 2 ...; 0: the last) in bytes, or 0 if unknown. */
+uint64_t cache_data_size(unsigned level);
+
 /* The largest data or unified cache in bytes, or 0 if unknown. */
 uint64_t cache_last_level_size(void);
 

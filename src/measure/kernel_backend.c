@@ -225,10 +225,11 @@ static enum measure_status explain(const struct copyperf_measure *m, const char 
 	return MEASURE_WRONG;
 }
 
-static enum measure_status kernel_measure(struct backend *b, size_t r, uint64_t chunk,
+static enum measure_status kernel_measure(struct backend *b, size_t r, const struct workload *w,
 					  double *seconds, char *why, size_t whylen)
 {
 	struct kernel_ctx *c = b->ctx;
+	uint64_t chunk = w->chunk; /* the options refuse replays in the kernel */
 	const struct copyperf_routine_info *info = &c->module_routines[c->chosen[r]];
 	struct copyperf_measure m;
 

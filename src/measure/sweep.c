@@ -4,27 +4,42 @@
 #include <string.h>
 #include "sweep.h"
 
+#include "call_list.h"
+
+bool sweep_runs(const struct backend *b, size_t r, const struct workload *w)
+{
+	return !w->calls || w->calls->kind != DIST_MEMMOVE || (b->overlap_ok && b->overlap_ok[r]);
+}
+
 static void init_point(struct point_result *p, const struct options *o, const struct backend *b,
-		       size_t r, uint64_t chunk)
+		       size_t r, const struct workload *w)
 {
 	memset(p, 0, sizeof(*p));
 	p->routine = b->routine_names[r];
 	p->space = b->space;
-	p->chunk = chunk;
-	p->total = point_total(o->total, chunk);
 	p->samples = calloc(o->repeat, sizeof(*p->samples));
 	p->verified = true;
+	p->chunk = w->chunk;
+	if (!w->calls) {
+		p->total = point_total(o->total, w->chunk);
+		return;
+	}
+	p->distribution = w->distribution;
+	p->working_set_name = w->working_set_name;
+	p->working_set = w->working_set;
+	p->calls = call_list_passes(w->calls, o->total) * w->calls->n;
+	p->total = call_list_passes(w->calls, o->total) * w->calls->bytes;
 }
 
 /* One measurement of one point; a wrong copy marks the point FAILED for good. */
-static int take(struct backend *b, struct point_result *p, size_t r, double *seconds, char *why,
-		size_t whylen)
+static int take(struct backend *b, struct point_result *p, size_t r, const struct workload *w,
+		double *seconds, char *why, size_t whylen)
 {
 	enum measure_status s;
 
 	if (!p->verified)
 		return 0;
-	s = b->measure(b, r, p->chunk, seconds, why, whylen);
+	s = b->measure(b, r, w, seconds, why, whylen);
 	if (s == MEASURE_WRONG) {
 		p->verified = false;
 		snprintf(p->error, sizeof(p->error), "%s", why);
@@ -32,53 +47,73 @@ static int take(struct backend *b, struct point_result *p, size_t r, double *sec
 	return s == MEASURE_ERROR ? -1 : 0;
 }
 
-int sweep_run(const struct options *o, struct backend *b, progress_fn progress, void *arg,
-	      struct point_result **out, size_t *n_out, char *why, size_t whylen)
+int sweep_run(const struct options *o, struct backend *b, const struct workload *w, size_t nw,
+	      progress_fn progress, void *arg, struct point_result **out, size_t *n_out,
+	      char *why, size_t whylen)
 {
-	size_t nr = b->n_routines, ns = o->n_sizes;
-	size_t steps = ns * nr * (o->repeat + 1), done = 0;
-	struct point_result *res = calloc(nr * ns, sizeof(*res));
+	size_t nr = b->n_routines, np = 0, steps, done = 0;
+	/* at[r * nw + i]: routine r's result for workload i, or NULL where it does not run */
+	struct point_result **at = calloc(nr * nw + 1, sizeof(*at));
+	struct point_result *res = calloc(nr * nw + 1, sizeof(*res));
 
-	if (!res) {
+	*out = res;
+	*n_out = 0;
+	if (!res || !at) {
+		free(at);
 		snprintf(why, whylen, "out of memory");
 		return -1;
 	}
 	for (size_t r = 0; r < nr; r++)
-		for (size_t s = 0; s < ns; s++)
-			init_point(&res[r * ns + s], o, b, r, o->sizes[s]);
-	*out = res;
-	*n_out = nr * ns;
+		for (size_t i = 0; i < nw; i++)
+			if (sweep_runs(b, r, &w[i])) {
+				at[r * nw + i] = &res[np];
+				init_point(&res[np++], o, b, r, &w[i]);
+			}
+	*n_out = np;
+	steps = np * (o->repeat + 1);
 
-	for (size_t s = 0; s < ns; s++) {
+	for (size_t i = 0; i < nw; i++) {
 		double discard;
 
 		/* One untimed warm-up per point, then the repeats, routines interleaved. */
 		for (size_t r = 0; r < nr; r++) {
-			if (take(b, &res[r * ns + s], r, &discard, why, whylen))
-				return -1;
+			struct point_result *p = at[r * nw + i];
+
+			if (!p)
+				continue;
+			if (take(b, p, r, &w[i], &discard, why, whylen))
+				goto fail;
 			if (progress)
 				progress(++done, steps, arg);
 		}
 		for (unsigned k = 0; k < o->repeat; k++)
 			for (size_t r = 0; r < nr; r++) {
-				struct point_result *p = &res[r * ns + s];
+				struct point_result *p = at[r * nw + i];
 
-				if (take(b, p, r, &p->samples[k], why, whylen))
-					return -1;
+				if (!p)
+					continue;
+				if (take(b, p, r, &w[i], &p->samples[k], why, whylen))
+					goto fail;
 				if (b->counters && p->verified)
 					counters_add(&p->counters, b->counters);
 				if (progress)
 					progress(++done, steps, arg);
 			}
 		for (size_t r = 0; r < nr; r++) {
-			struct point_result *p = &res[r * ns + s];
+			struct point_result *p = at[r * nw + i];
 
+			if (!p)
+				continue;
 			p->repeats = o->repeat;
 			if (p->verified)
 				summarize(p->samples, p->repeats, &p->seconds);
 		}
 	}
+	free(at);
 	return 0;
+fail:
+	free(at);
+	return -1;
 }
 
 void *backend_start(struct backend *b, size_t ctx_size, char *err, size_t errlen)

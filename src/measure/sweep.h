@@ -20,12 +20,24 @@ enum measure_status {
 	MEASURE_ERROR = -1, /* the measurement could not be made: the run stops */
 };
 
+struct call_list;
+
+/* What a point measures: a chunk size walked through the buffers, or a list of calls replayed. */
+struct workload {
+	uint64_t chunk;                /* the chunk sweep's; 0 for a replay */
+	const struct call_list *calls; /* a replay's; NULL for a chunk */
+	const char *distribution;      /* a replay's: the name, the working set's name and bytes */
+	const char *working_set_name;
+	uint64_t working_set;
+};
+
 struct backend {
 	const char *space; /* "user" or "kernel" */
 	size_t n_routines;
 	const char *const *routine_names;
-	/* Copies o->total bytes in chunks with routine r, timed, then verifies. */
-	enum measure_status (*measure)(struct backend *b, size_t r, uint64_t chunk,
+	const bool *overlap_ok; /* per routine: correct for overlapping buffers (memmove) */
+	/* Copies o->total bytes of w with routine r, timed, then verifies. */
+	enum measure_status (*measure)(struct backend *b, size_t r, const struct workload *w,
 				       double *seconds, char *why, size_t whylen);
 	void *ctx;
 	/* The last measurement's hardware counters, or NULL when none are counted. */
@@ -56,13 +68,18 @@ struct point_result {
 /* Reports progress: done of total measurements so far. */
 typedef void (*progress_fn)(size_t done, size_t total, void *arg);
 
+/* Whether routine r of b measures w: memmove mixes only with routines that allow overlap. */
+bool sweep_runs(const struct backend *b, size_t r, const struct workload *w);
+
 /*
- * Runs the sweep; *out gets n_routines x n_sizes results, routine-major, in
- * the order the routines and sizes were given.  Returns 0, or -1 with the
- * reason in why when a measurement could not be made.
+ * Runs the sweep over the workloads; *out gets a result for every routine
+ * and workload it runs (sweep_runs), routine-major, in the order they were
+ * given.  Returns 0, or -1 with the reason in why when a measurement could
+ * not be made.
  */
-int sweep_run(const struct options *o, struct backend *b, progress_fn progress, void *arg,
-	      struct point_result **out, size_t *n_out, char *why, size_t whylen);
+int sweep_run(const struct options *o, struct backend *b, const struct workload *w, size_t nw,
+	      progress_fn progress, void *arg, struct point_result **out, size_t *n_out,
+	      char *why, size_t whylen);
 
 void sweep_free(struct point_result *results, size_t n);
 

@@ -8,6 +8,7 @@
 #include "cache.h"
 #include "counters.h"
 #include "pattern.h"
+#include "replay.h"
 #include "routine_names.h"
 #include "timing.h"
 #include "user_backend.h"
@@ -29,6 +30,8 @@ struct user_ctx {
 	size_t cursor;            /* cold: where the next measurement starts */
 	struct counters *counters; /* NULL: not counting */
 	struct counter_values last;
+	bool *overlap_ok;          /* per routine */
+	struct replay replay;      /* the replay being measured, if any */
 };
 
 static int resolve_routines(struct user_ctx *c, const struct options *o, char *err, size_t errlen)
@@ -178,15 +181,41 @@ static enum measure_status verify(const struct user_ctx *c, const char *name, si
 	return MEASURE_OK;
 }
 
-static enum measure_status user_measure(struct backend *b, size_t r, uint64_t chunk,
+/* A replay's measurement: the calls, passes times over, then every one of them checked. */
+static enum measure_status replay_measure(struct user_ctx *c, const struct copyperf_routine *routine,
+					  const struct workload *w, double *seconds, char *why,
+					  size_t whylen)
+{
+	struct replay *rp = &c->replay;
+
+	if (rp->l != w->calls) { /* the next workload: one arena at a time */
+		if (rp->l)
+			replay_close(rp);
+		if (replay_open(rp, w->calls, why, whylen))
+			return MEASURE_ERROR;
+	}
+	if (c->counters)
+		counters_start(c->counters);
+	*seconds = replay_timed(rp, routine->fn, call_list_passes(w->calls, c->o->total));
+	if (c->counters)
+		counters_stop(c->counters, &c->last);
+	return replay_verify(rp, routine->name, routine->fn, why, whylen);
+}
+
+static enum measure_status user_measure(struct backend *b, size_t r, const struct workload *w,
 					double *seconds, char *why, size_t whylen)
 {
 	struct user_ctx *c = b->ctx;
 	const struct copyperf_routine *routine = c->routines[r];
-	uint64_t count = c->o->total / chunk;
-	size_t walk = c->region / chunk * chunk, start = 0, touched;
+	uint64_t chunk = w->chunk;
+	uint64_t count;
+	size_t walk, start = 0, touched;
 	void *ret;
 
+	if (w->calls)
+		return replay_measure(c, routine, w, seconds, why, whylen);
+	count = c->o->total / chunk;
+	walk = c->region / chunk * chunk;
 	if (c->o->cache == CACHE_COLD) {
 		/* Start where the last measurement stopped: memory untouched for a region. */
 		if (count * chunk < walk)
@@ -243,11 +272,19 @@ int user_backend_open(struct backend *b, const struct options *o, char *err, siz
 		return -1;
 	c->o = o;
 	n = resolve_routines(c, o, err, errlen);
-	if (n < 0 || allocate(c, o, err, errlen))
+	if (n < 0 || (!o->distributions && allocate(c, o, err, errlen)))
 		return -1;
+	c->overlap_ok = calloc((size_t)n + 1, sizeof(*c->overlap_ok));
+	if (!c->overlap_ok) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		c->overlap_ok[i] = c->routines[i]->flags & COPYPERF_OVERLAP_OK;
 	b->space = "user";
 	b->n_routines = (size_t)n;
 	b->routine_names = c->names;
+	b->overlap_ok = c->overlap_ok;
 	b->measure = user_measure;
 	if (o->counters)
 		open_counters(b, c);
@@ -268,6 +305,9 @@ void user_backend_close(struct backend *b)
 		counters_close(c->counters);
 		free(c->counters);
 	}
+	if (c->replay.l)
+		replay_close(&c->replay);
+	free(c->overlap_ok);
 	free(c->routines);
 	free(c->names);
 	free(c);

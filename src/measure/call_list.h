@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The calls a replay makes: drawn once per (distribution, working set) from
+ * a seed, the same for every routine.  Each call is a size and two offsets
+ * into one arena, so the timed loop reads three numbers and calls.
+ *
+ * The arena: a canary page, then the source side and the destination side
+ * (memcpy), or one side for both (memmove), each followed by a canary page.
+ * The working set bounds where calls start: their offsets spread over the
+ * first `span` bytes of a side; the rare call longer than that runs past it
+ * into the side's tail, which is as long as the largest size.
+ */
+#ifndef COPYPERF_CALL_LIST_H
+#define COPYPERF_CALL_LIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "distribution.h"
+
+struct call {
+	uint32_t src, dst; /* offsets from the arena's base */
+	uint32_t size;
+};
+
+struct call_list {
+	struct call *calls;
+	size_t n;
+	enum dist_kind kind;
+	uint64_t span;        /* bytes of each side the offsets spread over */
+	size_t side;          /* bytes of each side, tail included */
+	size_t src_side, dst_side; /* where the sides start (the same one for memmove) */
+	size_t arena;         /* bytes of the arena, canary pages included */
+	uint64_t bytes;       /* the calls' sizes added up */
+	size_t overlapping;   /* calls whose source and destination overlap */
+};
+
+/* Calls a list holds unless told otherwise: far more than a branch predictor learns. */
+#define CALL_LIST_CALLS 65536
+
+/* The largest size a call may have: offsets are 32-bit. */
+#define CALL_MAX_SIZE (1ull << 30)
+
+/*
+ * Draws n calls from d over a working set of working_set bytes (memcpy: half
+ * for each side; memmove: all of it for the one side) with the generator
+ * seeded by seed.  Returns 0, or -1 with a one-line reason in err.
+ */
+int call_list_build(struct call_list *l, const struct distribution *d, uint64_t working_set,
+		    uint64_t seed, size_t n, char *err, size_t errlen);
+void call_list_free(struct call_list *l);
+
+/* Mean bytes per call. */
+static inline double call_list_mean(const struct call_list *l)
+{
+	return l->n ? (double)l->bytes / (double)l->n : 0;
+}
+
+/* Passes over the list that copy at least total bytes: one at the least. */
+static inline uint64_t call_list_passes(const struct call_list *l, uint64_t total)
+{
+	return l->bytes && total > l->bytes ? (total + l->bytes - 1) / l->bytes : 1;
+}
+
+#endif

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "pattern.h"
+#include "replay.h"
+#include "timing.h"
+
+/* Bytes on each side of a call's destination that must keep their values. */
+#define GUARD 64
+
+static void *map(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+		       -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+int replay_open(struct replay *rp, const struct call_list *l, char *err, size_t errlen)
+{
+	uint64_t largest = 0;
+
+	memset(rp, 0, sizeof(*rp));
+	rp->l = l;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->calls[i].size > largest)
+			largest = l->calls[i].size;
+	rp->arena = map(l->arena);
+	rp->expect = map(l->arena);
+	rp->before = malloc(largest + 2 * GUARD);
+	rp->source = malloc(largest + 2 * GUARD);
+	if (!rp->arena || !rp->expect || !rp->before || !rp->source) {
+		snprintf(err, errlen, "--distribution: cannot allocate the %zu bytes of a replay: %s",
+			 2 * l->arena, strerror(errno ? errno : ENOMEM));
+		replay_close(rp);
+		return -1;
+	}
+	/*
+	 * Every byte tells where it belongs; the destinations start out inverted, so
+	 * a call that copies nothing is seen.  Writing it also faults every page in.
+	 */
+	pattern_fill(rp->arena, l->arena, 0, 0);
+	if (l->dst_side != l->src_side)
+		pattern_fill(rp->arena + l->dst_side, l->side, l->dst_side, 1);
+	memcpy(rp->expect, rp->arena, l->arena);
+	return 0;
+}
+
+void replay_close(struct replay *rp)
+{
+	if (rp->arena)
+		munmap(rp->arena, rp->l->arena);
+	if (rp->expect)
+		munmap(rp->expect, rp->l->arena);
+	free(rp->before);
+	free(rp->source);
+	memset(rp, 0, sizeof(*rp));
+}
+
+static void pass(unsigned char *base, const struct call_list *l, copyperf_copy_fn fn)
+{
+	for (const struct call *c = l->calls, *end = c + l->n; c < end; c++)
+		fn(base + c->dst, base + c->src, c->size);
+}
+
+double replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t passes)
+{
+	uint64_t t0;
+
+	__asm__ volatile("" : "+r"(fn)); /* the compiler may not see which function this is */
+	t0 = now_ns();
+	for (uint64_t p = 0; p < passes; p++)
+		pass(rp->arena, rp->l, fn);
+	rp->arena_passes += passes;
+	return (double)(now_ns() - t0) * 1e-9;
+}
+
+/* "call 12 (size 37, source +4101, destination +8200)": offsets from the start of their sides. */
+static int name_call(char *buf, size_t len, const struct call_list *l, size_t i)
+{
+	const struct call *c = &l->calls[i];
+
+	return snprintf(buf, len, "call %zu of %zu (size %u, source +%zu, destination +%zu)", i,
+			l->n, c->size, c->src - l->src_side, c->dst - l->dst_side);
+}
+
+static size_t first_difference(const unsigned char *a, const unsigned char *b, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && a[k] == b[k])
+		k++;
+	return k;
+}
+
+/* One call of the list made on its own and checked; false with the reason in why. */
+static bool check_call(struct replay *rp, size_t i, const char *name, copyperf_copy_fn fn,
+		       char *why, size_t whylen)
+{
+	const struct call *c = &rp->l->calls[i];
+	unsigned char *base = rp->arena, *d = base + c->dst - GUARD, *s = base + c->src - GUARD;
+	size_t n = c->size, win = n + 2 * GUARD, k;
+	char call[120];
+	void *ret;
+
+	/* The canary pages around the sides keep both windows inside the arena. */
+	memcpy(rp->before, d, win);
+	memcpy(rp->source, s, win);
+	ret = fn(base + c->dst, base + c->src, n);
+	name_call(call, sizeof(call), rp->l, i);
+	if (ret != base + c->dst) {
+		snprintf(why, whylen, "%s: %s returned %p, not the destination", name, call, ret);
+		return false;
+	}
+	/* Around the source, what the destination's window does not cover is as it was. */
+	for (k = 0; k < win; k++)
+		if ((s + k < d || s + k >= d + win) && s[k] != rp->source[k]) {
+			snprintf(why, whylen, "%s: %s changed the byte at %+ld from the source", name,
+				 call, (long)k - GUARD);
+			return false;
+		}
+	memcpy(rp->before + GUARD, rp->source + GUARD, n); /* what the window must hold now */
+	k = first_difference(d, rp->before, win);
+	if (k == win)
+		return true;
+	if (k < GUARD)
+		snprintf(why, whylen, "%s: %s wrote %zu bytes before the destination", name, call,
+			 GUARD - k);
+	else if (k >= GUARD + n)
+		snprintf(why, whylen, "%s: %s wrote past the destination, at +%zu", name, call,
+			 k - GUARD);
+	else
+		snprintf(why, whylen, "%s: %s: wrong byte at +%zu: 0x%02x, expected 0x%02x", name,
+			 call, k - GUARD, d[k], rp->before[k]);
+	return false;
+}
+
+/* Brings expect up to what the arena must hold: memmove's calls change their own sources. */
+static void advance_expect(struct replay *rp)
+{
+	uint64_t want = rp->l->kind == DIST_MEMMOVE ? rp->arena_passes :
+		rp->arena_passes ? 1 : 0; /* memcpy: sources never change, one pass says all */
+
+	for (; rp->expect_passes < want; rp->expect_passes++)
+		pass(rp->expect, rp->l, memmove);
+}
+
+enum measure_status replay_verify(struct replay *rp, const char *name, copyperf_copy_fn fn,
+				  char *why, size_t whylen)
+{
+	const struct call_list *l = rp->l;
+	unsigned char got = 0, want = 0;
+	size_t k;
+
+	advance_expect(rp);
+	k = memcmp(rp->arena, rp->expect, l->arena) ? first_difference(rp->arena, rp->expect,
+									  l->arena) : l->arena;
+	if (k < l->arena) {
+		got = rp->arena[k];
+		want = rp->expect[k];
+	}
+	/* Each call on its own: the one that went wrong is named, when it does so again. */
+	for (size_t i = 0; i < l->n; i++)
+		if (!check_call(rp, i, name, fn, why, whylen))
+			return MEASURE_WRONG;
+	rp->arena_passes++;
+	if (k < l->arena) {
+		snprintf(why, whylen, "%s: after the timed calls, byte %zu of the arena was 0x%02x, "
+			 "expected 0x%02x (no call went wrong on its own)", name, k, got, want);
+		return MEASURE_WRONG;
+	}
+	return MEASURE_OK;
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cache.h"
+#include "sizes.h"
+#include "workloads.h"
+
+/* One call per cache line of the working set: every line of it is touched in a pass. */
+#define LINE 64
+#define MAX_CALLS (1u << 22)
+
+uint64_t working_set_bytes(const char *word, char *err, size_t errlen)
+{
+	static const struct {
+		const char *name;
+		unsigned level; /* 0: the last */
+		uint64_t num, den;
+	} levels[] = {
+		{ "l1", 1, 3, 4 }, { "l2", 2, 1, 2 }, { "llc", 0, 1, 2 }, { "cold", 0, 2, 1 },
+	};
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		if (strcmp(word, levels[i].name))
+			continue;
+		v = cache_data_size(levels[i].level);
+		if (!v)
+			snprintf(err, errlen, "--working-set %s: this machine does not say how large its "
+				 "%s cache is (give a size)", word, levels[i].level ? word : "last-level");
+		return v * levels[i].num / levels[i].den;
+	}
+	if (parse_size(word, &v, err, errlen))
+		return 0;
+	return v;
+}
+
+static int add_dists(struct workloads *ws, const struct options *o, char *err, size_t errlen)
+{
+	char **names = NULL, **paths = NULL;
+	size_t n = 0;
+	int status = 0;
+
+	for (size_t i = 0; i < o->n_distributions && !status; i++)
+		status = distribution_expand(o->distributions[i], &names, &paths, &n, err, errlen);
+	ws->dists = status ? NULL : calloc(n + 1, sizeof(*ws->dists));
+	if (!status && !ws->dists) {
+		snprintf(err, errlen, "--distribution: out of memory");
+		status = -1;
+	}
+	for (size_t i = 0; i < n && !status; i++) {
+		status = distribution_read(&ws->dists[i], paths[i], names[i], err, errlen);
+		ws->n_dists += status == 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		free(names[i]);
+		free(paths[i]);
+	}
+	free(names);
+	free(paths);
+	return status;
+}
+
+static int add_working_sets(struct workloads *ws, const struct options *o, char *err,
+			    size_t errlen)
+{
+	ws->ws_names = o->working_sets;
+	ws->ws_bytes = calloc(o->n_working_sets + 1, sizeof(*ws->ws_bytes));
+	if (!ws->ws_bytes) {
+		snprintf(err, errlen, "--working-set: out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < o->n_working_sets; i++)
+		if ((ws->ws_bytes[i] = working_set_bytes(o->working_sets[i], err, errlen)) == 0)
+			return -1;
+	ws->n_ws = o->n_working_sets;
+	return 0;
+}
+
+static int build_replays(struct workloads *ws, const struct options *o, char *err,
+			 size_t errlen)
+{
+	if (add_dists(ws, o, err, errlen) || add_working_sets(ws, o, err, errlen))
+		return -1;
+	ws->w = calloc(ws->n_dists * ws->n_ws + 1, sizeof(*ws->w));
+	ws->lists = calloc(ws->n_dists * ws->n_ws + 1, sizeof(*ws->lists));
+	if (!ws->w || !ws->lists) {
+		snprintf(err, errlen, "--distribution: out of memory");
+		return -1;
+	}
+	for (size_t d = 0; d < ws->n_dists; d++)
+		for (size_t k = 0; k < ws->n_ws; k++) {
+			struct workload *w = &ws->w[ws->n];
+			uint64_t bytes = ws->ws_bytes[k], calls = bytes / LINE;
+
+			calls = calls < CALL_LIST_CALLS ? CALL_LIST_CALLS :
+				calls > MAX_CALLS ? MAX_CALLS : calls;
+			if (call_list_build(&ws->lists[ws->n], &ws->dists[d], bytes, o->seed,
+					    (size_t)calls, err, errlen))
+				return -1;
+			w->calls = &ws->lists[ws->n++];
+			w->distribution = ws->dists[d].name;
+			w->working_set_name = ws->ws_names[k];
+			w->working_set = bytes;
+		}
+	return 0;
+}
+
+int workloads_build(struct workloads *ws, const struct options *o, char *err, size_t errlen)
+{
+	memset(ws, 0, sizeof(*ws));
+	if (o->distributions)
+		return build_replays(ws, o, err, errlen);
+	ws->w = calloc(o->n_sizes + 1, sizeof(*ws->w));
+	if (!ws->w) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (; ws->n < o->n_sizes; ws->n++)
+		ws->w[ws->n].chunk = o->sizes[ws->n];
+	return 0;
+}
+
+void workloads_free(struct workloads *ws)
+{
+	for (size_t i = 0; ws->lists && i < ws->n; i++)
+		call_list_free(&ws->lists[i]);
+	for (size_t i = 0; i < ws->n_dists; i++)
+		distribution_free(&ws->dists[i]);
+	free(ws->lists);
+	free(ws->dists);
+	free(ws->ws_bytes);
+	free(ws->w);
+	memset(ws, 0, sizeof(*ws));
+}

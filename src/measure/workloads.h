@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a run measures, point by point: the chunk sizes of the sweep, or one
+ * replay per (distribution, working set), its calls drawn from the seed.
+ */
+#ifndef COPYPERF_WORKLOADS_H
+#define COPYPERF_WORKLOADS_H
+
+#include <stddef.h>
+#include "call_list.h"
+#include "distribution.h"
+#include "options.h"
+#include "sweep.h"
+
+struct workloads {
+	struct workload *w;
+	size_t n;
+	struct distribution *dists; /* a replay's, one per -d name */
+	size_t n_dists;
+	struct call_list *lists;    /* a replay's, one per workload */
+	char **ws_names;            /* a replay's working sets as given, one per -w word */
+	uint64_t *ws_bytes;         /* and what they came to on this machine */
+	size_t n_ws;
+};
+
+/*
+ * The working set a -w word stands for on this machine, as fleetbench sizes
+ * them: l1 3/4 of the L1 data cache, l2 half the L2, llc half the last level,
+ * cold twice the last level; a size is itself.  0, with a one-line reason in
+ * err, when the machine does not say how large that cache is.
+ */
+uint64_t working_set_bytes(const char *word, char *err, size_t errlen);
+
+/* Builds the workloads o asks for.  Returns 0, or -1 with a one-line reason (bad input). */
+int workloads_build(struct workloads *ws, const struct options *o, char *err, size_t errlen);
+void workloads_free(struct workloads *ws);
+
+#endif
