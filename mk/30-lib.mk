@@ -79,7 +79,10 @@ COPYBENCH := $(BUILD)/bench/copybench
 BENCH_ARGS ?=
 
 $(BUILD)/bench/copybench.o: ALL_CFLAGS += -Isrc
-$(COPYBENCH): $(BUILD)/bench/copybench.o $(BUILD)/src/stats/mann_whitney.o $(BUILD)/src/stats/stats.o $(LIB_A)
+# The dist tables replay the command's call lists: its reader, drawing and working sets.
+COPYBENCH_OBJ := $(addprefix $(BUILD)/src/,stats/mann_whitney.o stats/stats.o sizes.o \
+	measure/call_list.o measure/distribution.o measure/workloads.o measure/cache.o)
+$(COPYBENCH): $(BUILD)/bench/copybench.o $(COPYBENCH_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 .PHONY: bench
