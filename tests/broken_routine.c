@@ -21,9 +21,33 @@ static void *overrun(void *dst, const void *src, size_t n)
 	return dst;
 }
 
+/* Right everywhere but at 37 bytes: only a call mix that draws that size can catch it. */
+static void *wrong_at_37(void *dst, const void *src, size_t n)
+{
+	memcpy(dst, src, n);
+	if (n == 37)
+		((unsigned char *)dst)[20] ^= 0x01;
+	return dst;
+}
+
+/* Claims to allow overlap but always copies forward: wrong when dst overlaps src from above. */
+static void *forward_only(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	for (size_t i = 0; i < n; i++)
+		((volatile unsigned char *)d)[i] = s[i];
+	return dst;
+}
+
 static const struct copyperf_routine broken[] = {
 	{ "broken-short", "test only: drops the last byte of chunks >= 64 B", off_by_one, NULL, 0 },
 	{ "broken-overrun", "test only: writes one byte past the end", overrun, NULL, 0 },
+	{ "broken-at-37", "test only: one wrong byte in copies of exactly 37 B", wrong_at_37, NULL,
+	  0 },
+	{ "broken-move", "test only: a memmove that always copies forward", forward_only, NULL,
+	  COPYPERF_OVERLAP_OK },
 };
 
 __attribute__((constructor)) static void register_broken(void)

@@ -123,4 +123,78 @@ grep -q 'broken-short FAILED at chunk 4096' "$tmp/berr" && ok || bad "stderr doe
 "$broken" -q -f json -r broken-short -s 4K -t 64K -n 1 -o "$tmp/b.json" 2>/dev/null
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; assert r["verified"] is False and "bytes_per_s" not in r and "4095" in r["error"], r' "$tmp/b.json" && ok || bad "json of a FAILED point"
 
+# ---- replayed call mixes (-d) --------------------------------------------------------------
+usage_error "unknown distribution" "-d: 'nosuch' is not a shipped distribution" -d nosuch
+usage_error "distribution in the kernel" "--distribution: not with --kernel" -d fleet --kernel
+usage_error "working set without -d" "--working-set: only with --distribution" -w l1
+usage_error "seed without -d" "--seed: only with --distribution" --seed 3
+usage_error "bad working set" "--working-set: 'l4' is not l1, l2, llc, cold or a size" -d fleet -w l4
+usage_error "tiny working set" "--working-set: 16 is out of range" -d fleet -w 16
+usage_error "sizes with -d" "--sizes: not with --distribution" -d fleet -s 64
+usage_error "cache mode with -d" "--cache: not with --distribution" -d fleet -c hot
+usage_error "buffer with -d" "--buffer: not with --distribution" -d fleet -b 1M
+usage_error "alignment with -d" "--align: not with --distribution" -d fleet -a 1:1
+usage_error "seed format with -d" "--format seed: the 2008 lines have no call mixes" -d fleet -f seed
+usage_error "bad seed" "--seed: 'x1' is not a whole number" -d fleet --seed x1
+usage_error "memmove mixes without a memmove" "none of the routines allows overlapping buffers" \
+	-d memmove_7 -r memcpy -w 8K
+# A distribution file with a bad line: its path, line and column.
+printf '1:0.5,2:0.5\n0:1\n1:0.5,3:0.5\n' >"$tmp/badalign.csv"
+usage_error "alignment not a power of two" "$tmp/badalign.csv:3:7:" -d "$tmp/badalign.csv" -w 8K
+
+# Two shipped mixes, a small working set: every point verified, the documented JSON.
+"$cp" -q -d memcpy_3,memmove_7 -w 8K,l1 -n 3 -t 1M -r memcpy,memmove,copyperf_memcpy,copyperf_memmove \
+	-f json -o "$tmp/d.json" 2>"$tmp/derr"
+st=$?
+[ "$st" -eq 0 ] && ok || bad "-d run: exit $st, $(cat "$tmp/derr")"
+grep -q 'not measured on the memmove mixes.*: memcpy, copyperf_memcpy$' "$tmp/derr" && ok ||
+	bad "no note of the routines that sit out the memmove mix: $(cat "$tmp/derr")"
+python3 - "$tmp/d.json" <<'PY' && ok || bad "-d json shape"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["config"]
+assert c["seed"] == 2008 and c["distributions"] == ["memcpy_3", "memmove_7"], c
+assert c["working_sets"] == ["8K", "l1"], c
+l1 = d["machine"]["caches"]["L1d"]["size"] * 3 // 4
+res = d["results"]
+# memcpy_3 for four routines, memmove_7 for the two that allow overlap; two working sets each
+assert len(res) == (4 + 2) * 2, len(res)
+seen = set()
+for r in res:
+    assert r["verified"] is True, r
+    seen.add((r["routine"], r["distribution"], r["working_set"]))
+    assert r["working_set"] in (8192, l1), r
+    assert r["calls"] >= 65536 and r["repeats"] == 3 and len(r["samples"]) == 3, r
+    assert abs(r["mean_size"] * r["calls"] - r["total"]) < 1e-6 * r["total"] + 1, r
+    ns, b, s = r["ns_per_call"], r["bytes_per_s"], r["seconds"]
+    assert 0 < ns["min"] <= ns["median"] <= ns["max"], ns
+    assert abs(ns["median"] * r["calls"] / 1e9 - s["median"]) < 1e-6 * s["median"], (ns, s)
+    assert abs(b["median"] * s["median"] - r["total"]) < 1e-6 * r["total"], (b, s)
+    assert r["mean_size"] < (40 if r["distribution"] == "memmove_7" else 40), r
+assert ("memcpy", "memmove_7", 8192) not in seen and ("copyperf_memmove", "memmove_7", 8192) in seen
+PY
+# The same seed draws the same calls: the bytes per measurement repeat; another seed moves them.
+"$cp" -q -d fleet -w 8K -n 1 -t 1M -r memcpy -f json >"$tmp/s1.json" &&
+	"$cp" -q -d fleet -w 8K -n 1 -t 1M -r memcpy -f json >"$tmp/s2.json" &&
+	"$cp" -q -d fleet -w 8K -n 1 -t 1M -r memcpy -f json --seed 7 >"$tmp/s3.json"
+python3 - "$tmp"/s1.json "$tmp"/s2.json "$tmp"/s3.json <<'PY' && ok || bad "the seed does not fix the calls"
+import json, sys
+t = [json.load(open(f))["results"][0]["total"] for f in sys.argv[1:]]
+assert t[0] == t[1] != t[2], t
+PY
+
+# A routine wrong only at 37 B: caught on the mix that draws 37 B, named with the call; not on
+# the one that never does.
+"$broken" -q -d memcpy_3,memcpy_7 -w 8K -r memcpy,broken-at-37 -n 2 -t 1M >"$tmp/b37" 2>"$tmp/b37err"
+st=$?
+[ "$st" -eq 1 ] && ok || bad "broken-at-37: exit $st, expected 1"
+grep -Eq 'broken-at-37 +memcpy_3 .*FAILED: .*size 37, .*wrong byte at \+20' "$tmp/b37" && ok ||
+	bad "broken-at-37 not caught on memcpy_3: $(cat "$tmp/b37")"
+grep -Eq 'broken-at-37 +memcpy_7 .* yes' "$tmp/b37" && ok || bad "broken-at-37 on memcpy_7 (no 37 B calls) not verified"
+grep -q 'broken-at-37 FAILED on memcpy_3, working set 8K' "$tmp/b37err" && ok || bad "stderr: $(cat "$tmp/b37err")"
+# A memmove that copies forward only: caught on a mix with overlapping calls.
+"$broken" -q -d memmove_4 -w 16K -r memmove,broken-move -n 1 -t 1M >"$tmp/bm" 2>/dev/null
+[ $? -eq 1 ] && grep -Eq 'broken-move .*FAILED' "$tmp/bm" && grep -Eq '^memmove .* yes' "$tmp/bm" && ok ||
+	bad "forward-only memmove not caught: $(cat "$tmp/bm")"
+
 tally cli
