@@ -48,11 +48,16 @@ static char *slurp(const char *path, size_t *len, char *why, size_t whylen)
 	return NULL;
 }
 
-/* A number a uint64_t can hold, else dflt: the cast of one past 2^64 is undefined. */
+/*
+ * A number a uint64_t can hold, else dflt: the cast of one past 2^64 is
+ * undefined.  Whole numbers read exactly (a seed past 2^53 stays itself).
+ */
 static uint64_t u64_or(const struct json *obj, const char *key, uint64_t dflt)
 {
 	const struct json *v = json_get_type(obj, key, JSON_NUMBER);
 
+	if (v && v->is_whole)
+		return v->whole;
 	return v && v->number >= 0 && v->number < 0x1p64 ? (uint64_t)v->number : dflt;
 }
 
