@@ -266,6 +266,14 @@ const struct result_row *result_set_find(const struct result_set *s, const struc
 	return NULL;
 }
 
+bool result_set_is_replay(const struct result_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (row_is_replay(&s->rows[i]))
+			return true;
+	return false;
+}
+
 int result_kinds_add(struct result_kinds *k, const struct result_set *s, char *why, size_t whylen)
 {
 	for (size_t i = 0; i < s->n; i++) {

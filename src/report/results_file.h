@@ -84,6 +84,9 @@ static inline bool row_is_replay(const struct result_row *r)
 	return r->distribution != NULL;
 }
 
+/* True when s holds replay rows (after result_kinds_add, all its rows are). */
+bool result_set_is_replay(const struct result_set *s);
+
 /* The same routine in the same space: one line of a plot, one geometric mean. */
 bool row_same_routine(const struct result_row *a, const struct result_row *b);
 
