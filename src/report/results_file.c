@@ -242,12 +242,17 @@ bool row_same_routine(const struct result_row *a, const struct result_row *b)
 	return !strcmp(a->routine, b->routine) && !strcmp(a->space, b->space);
 }
 
-bool row_same_point(const struct result_row *a, const struct result_row *b)
+bool row_same_place(const struct result_row *a, const struct result_row *b)
 {
-	if (a->chunk != b->chunk || row_is_replay(a) != row_is_replay(b) || !row_same_routine(a, b))
+	if (a->chunk != b->chunk || row_is_replay(a) != row_is_replay(b))
 		return false;
 	return !row_is_replay(a) ||
 	       (a->working_set == b->working_set && !strcmp(a->distribution, b->distribution));
+}
+
+bool row_same_point(const struct result_row *a, const struct result_row *b)
+{
+	return row_same_place(a, b) && row_same_routine(a, b);
 }
 
 void row_where(const struct result_row *r, char *buf, size_t len)

@@ -90,7 +90,10 @@ bool result_set_is_replay(const struct result_set *s);
 /* The same routine in the same space: one line of a plot, one geometric mean. */
 bool row_same_routine(const struct result_row *a, const struct result_row *b);
 
-/* The same point: routine, space, chunk, distribution and working set (in bytes). */
+/* Measured at the same place: the same chunk, or the same distribution and working set (in bytes). */
+bool row_same_place(const struct result_row *a, const struct result_row *b);
+
+/* The same point: the same routine at the same place. */
 bool row_same_point(const struct result_row *a, const struct result_row *b);
 
 /* Where a row was measured, for labels and messages: "chunk 4096" or "memcpy_fleet l1". */
