@@ -14,58 +14,23 @@
 #include "assert_near.h"
 #include "report/json_read.h"
 #include "report/output.h"
+#include "replay_fixture.h"
 
-/*
- * 1000 calls copying 150000 bytes per measurement (150 B a call) in 10, 20
- * and 15 us: 15 ns/call median, 10 min, 20 max; 10^10 bytes/s at the median.
- */
-static double samples[3] = { 10e-6, 20e-6, 15e-6 };
 static char *distributions[] = { "memcpy_fleet", "my,mix" };
 static char *working_sets[] = { "l1", "1M" };
-/* 2^63 + 5: a seed no double holds, which must still be written and read exactly */
-#define SEED 9223372036854775813u
-
-struct fixture {
-	struct options o;
-	struct machine_info m;
-	struct point_result p[2];
-	struct report r;
-};
+static const uint64_t bytes[] = { 32768, 1 << 20 };
 
 /* A replay of two points: one measured, one FAILED; cycles counted when asked. */
-static void replay(struct fixture *x, int with_counters)
+static void replay(struct replay_fixture *x, int with_counters)
 {
-	memset(x, 0, sizeof(*x));
-	x->o.repeat = 3;
-	x->o.distributions = distributions;
-	x->o.n_distributions = 2;
-	x->o.working_sets = working_sets;
-	x->o.n_working_sets = 2;
-	x->o.seed = SEED;
-	snprintf(x->m.cpu, sizeof(x->m.cpu), "test CPU");
-	for (int i = 0; i < 2; i++) {
-		struct point_result *p = &x->p[i];
-
-		p->routine = "memcpy";
-		p->space = "user";
-		p->distribution = distributions[i];
-		p->working_set_name = working_sets[i];
-		p->working_set = i ? 1u << 20 : 32768;
-		p->calls = 1000;
-		p->total = 150000;
-		p->repeats = 3;
-		p->samples = samples;
-		summarize(samples, 3, &p->seconds);
-		p->verified = i == 0;
-	}
-	snprintf(x->p[1].error, sizeof(x->p[1].error), "call 7 (64 B) copied wrongly at byte 3");
+	replay_fixture(x, 2, distributions, working_sets, bytes);
+	replay_fail(x, 1, "call 7 (64 B) copied wrongly at byte 3");
 	if (with_counters) {
 		/* 45000 cycles a measurement: 45 a call, 0.3 a byte */
 		x->p[0].counters.measurements = 3;
 		x->p[0].counters.present = 1u << COUNTER_CYCLES;
 		x->p[0].counters.count[COUNTER_CYCLES] = 3 * 45000;
 	}
-	x->r = (struct report){ &x->o, &x->m, x->p, 2 };
 }
 
 static char *render(void (*writer)(FILE *, const struct report *), const struct report *r)
@@ -125,7 +90,7 @@ static void assert_words(const struct json *config, const char *key, const char 
 
 static void test_json(void **state)
 {
-	struct fixture x;
+	struct replay_fixture x;
 	char *text;
 	struct json *doc;
 	const struct json *config, *results, *ok, *failed, *seed;
@@ -137,7 +102,7 @@ static void test_json(void **state)
 	config = json_get_type(doc, "config", JSON_OBJECT);
 	seed = json_get_type(config, "seed", JSON_NUMBER);
 	assert_non_null(seed);
-	assert_true(seed->is_whole && seed->whole == SEED);
+	assert_true(seed->is_whole && seed->whole == REPLAY_SEED);
 	assert_words(config, "distributions", (const char *const *)distributions, 2);
 	assert_words(config, "working_sets", (const char *const *)working_sets, 2);
 	results = json_get_type(doc, "results", JSON_ARRAY);
@@ -179,7 +144,7 @@ static void test_json(void **state)
 
 static void test_json_counters(void **state)
 {
-	struct fixture x;
+	struct replay_fixture x;
 	char *text;
 	struct json *doc;
 	const struct json *c;
@@ -202,7 +167,7 @@ static void test_json_counters(void **state)
 /* A chunk sweep's config names no distribution and no working set, even with -w's default words. */
 static void test_json_chunk_config(void **state)
 {
-	struct fixture x;
+	struct replay_fixture x;
 	char *text;
 	struct json *doc;
 	const struct json *config;
@@ -225,7 +190,7 @@ static void test_json_chunk_config(void **state)
 
 static void test_csv(void **state)
 {
-	struct fixture x;
+	struct replay_fixture x;
 	char *text;
 
 	(void)state;
@@ -246,7 +211,7 @@ static void test_csv(void **state)
 
 static void test_csv_counters(void **state)
 {
-	struct fixture x;
+	struct replay_fixture x;
 	char *text;
 
 	(void)state;
@@ -262,7 +227,7 @@ static void test_csv_counters(void **state)
 
 static void test_table(void **state)
 {
-	struct fixture x;
+	struct replay_fixture x;
 	char *text;
 
 	(void)state;

@@ -15,60 +15,33 @@
 #include "assert_near.h"
 #include "report/output.h"
 #include "report/results_file.h"
+#include "replay_fixture.h"
 
-static double samples[3] = { 10e-6, 20e-6, 15e-6 };
-static char *distributions[] = { "memcpy_fleet" };
-static char *working_sets[] = { "l1", "32K" };
-#define SEED 9223372036854775813u /* 2^63 + 5 */
-
-struct fixture {
-	struct options o;
-	struct machine_info m;
-	struct point_result p[3];
-	struct report r;
-};
+static char *distributions[] = { "memcpy_fleet", "memcpy_fleet", "memcpy_fleet" };
+static char *working_sets[] = { "l1", "32K", "l2" };
+static const uint64_t bytes[] = { 32768, 32768, 1 << 20 };
 
 /*
  * memcpy_fleet at l1 (32 KiB) and at 32K, the same bytes: one point twice,
  * as a result set would never hold it, but the key sees only the bytes; and
  * at l2, FAILED.
  */
-static void replay(struct fixture *x)
+static void replay(struct replay_fixture *x)
 {
-	static const char *const names[] = { "l1", "32K", "l2" };
-	static const uint64_t bytes[] = { 32768, 32768, 1 << 20 };
-
-	memset(x, 0, sizeof(*x));
-	x->o.repeat = 3;
-	x->o.distributions = distributions;
-	x->o.n_distributions = 1;
-	x->o.working_sets = working_sets;
-	x->o.n_working_sets = 2;
-	x->o.seed = SEED;
-	x->o.format = FORMAT_JSON;
-	snprintf(x->m.cpu, sizeof(x->m.cpu), "test CPU");
-	for (int i = 0; i < 3; i++) {
-		struct point_result *p = &x->p[i];
-
-		p->routine = "memcpy";
-		p->space = "user";
-		p->distribution = distributions[0];
-		p->working_set_name = names[i];
-		p->working_set = bytes[i];
-		p->calls = 1000;
-		p->total = 150000;
-		p->repeats = 3;
-		p->samples = samples;
-		summarize(samples, 3, &p->seconds);
-		p->verified = i < 2;
-	}
-	snprintf(x->p[2].error, sizeof(x->p[2].error), "wrong");
-	x->r = (struct report){ &x->o, &x->m, x->p, 3 };
+	replay_fixture(x, 3, distributions, working_sets, bytes);
+	replay_fail(x, 2, "wrong");
 }
+
+/* A chunk row and a replay row of the same routine. */
+static struct result_row chunk_row = { .routine = "memcpy", .space = "user", .chunk = 4096,
+				       .total = 1 };
+static struct result_row replay_row = { .routine = "memcpy", .space = "user", .distribution = "d",
+					.working_set_name = "l1", .working_set = 4096, .calls = 1,
+					.total = 1 };
 
 static void test_round_trip(void **state)
 {
-	struct fixture x;
+	struct replay_fixture x;
 	char path[] = "/tmp/copyperf-replay-XXXXXX", why[512];
 	struct result_set s;
 	FILE *f;
@@ -85,7 +58,7 @@ static void test_round_trip(void **state)
 	if (result_set_read(&s, path, why, sizeof(why)))
 		fail_msg("%s", why);
 	unlink(path);
-	assert_true(s.seed == SEED);
+	assert_true(s.seed == REPLAY_SEED);
 	assert_int_equal(s.n, 3);
 	assert_true(row_is_replay(&s.rows[0]));
 	assert_string_equal(s.rows[0].distribution, "memcpy_fleet");
@@ -100,7 +73,7 @@ static void test_round_trip(void **state)
 
 static void test_from_report(void **state)
 {
-	struct fixture x;
+	struct replay_fixture x;
 	struct result_set s;
 	char where[64];
 	double speeds[3];
@@ -108,7 +81,7 @@ static void test_from_report(void **state)
 	(void)state;
 	replay(&x);
 	assert_int_equal(result_set_from_report(&s, &x.r), 0);
-	assert_true(s.seed == SEED);
+	assert_true(s.seed == REPLAY_SEED);
 	assert_string_equal(s.rows[0].distribution, "memcpy_fleet");
 	assert_string_equal(s.rows[0].working_set_name, "l1");
 	assert_true(s.rows[0].working_set == 32768 && s.rows[0].calls == 1000);
@@ -126,20 +99,16 @@ static void test_from_report(void **state)
 /* A chunk row never matches a replay row, even with its chunk 0. */
 static void test_kinds_never_match(void **state)
 {
-	struct result_row chunk = { .routine = "memcpy", .space = "user", .chunk = 4096, .total = 1 };
-	struct result_row replay_row = { .routine = "memcpy", .space = "user", .distribution = "d",
-					 .working_set_name = "l1", .working_set = 4096, .calls = 1,
-					 .total = 1 };
-	struct result_row zero = chunk;
+	struct result_row zero = chunk_row;
 	char where[64];
 
 	(void)state;
 	zero.chunk = 0;
-	assert_false(row_same_point(&chunk, &replay_row));
+	assert_false(row_same_point(&chunk_row, &replay_row));
 	assert_false(row_same_point(&zero, &replay_row));
 	assert_false(row_same_point(&replay_row, &zero));
-	assert_true(row_same_routine(&chunk, &replay_row));
-	row_where(&chunk, where, sizeof(where));
+	assert_true(row_same_routine(&chunk_row, &replay_row));
+	row_where(&chunk_row, where, sizeof(where));
 	assert_string_equal(where, "chunk 4096");
 }
 
@@ -151,16 +120,19 @@ static void test_kinds_never_match(void **state)
 static void test_pool_scales_to_the_calls(void **state)
 {
 	static double twice[2] = { 40e-6, 60e-6 };
-	struct result_row a = { .routine = "memcpy", .space = "user", .distribution = "d",
-				.working_set_name = "l1", .working_set = 32768, .calls = 1000,
-				.total = 150000, .n_samples = 3, .samples = samples, .verified = true };
-	struct result_row b = a;
+	struct result_row a = replay_row, b;
 	struct result_set sets[2] = { { .source = "a", .rows = &a, .n = 1, .runs = 1, .seed = 1 },
 				      { .source = "b", .rows = &b, .n = 1, .runs = 1, .seed = 2 } };
 	struct result_set pooled;
 	double speeds[5];
 
 	(void)state;
+	a.calls = 1000;
+	a.total = 150000;
+	a.n_samples = 3;
+	a.samples = replay_samples;
+	a.verified = true;
+	b = a;
 	b.calls = 2000;
 	b.total = 310000;
 	b.n_samples = 2;
@@ -183,12 +155,8 @@ static void test_pool_scales_to_the_calls(void **state)
 
 static void test_kinds_do_not_mix(void **state)
 {
-	struct result_row chunk = { .routine = "memcpy", .space = "user", .chunk = 4096, .total = 1 };
-	struct result_row replay_row = { .routine = "memcpy", .space = "user", .distribution = "d",
-					 .working_set_name = "l1", .working_set = 4096, .calls = 1,
-					 .total = 1 };
-	struct result_row both[2] = { chunk, replay_row };
-	struct result_set c = { .source = "c.json", .rows = &chunk, .n = 1 };
+	struct result_row both[2] = { chunk_row, replay_row };
+	struct result_set c = { .source = "c.json", .rows = &chunk_row, .n = 1 };
 	struct result_set r = { .source = "r.json", .rows = &replay_row, .n = 1 };
 	struct result_set m = { .source = "m.json", .rows = both, .n = 2 };
 	struct result_set none = { .source = "empty.json" };
