@@ -17,9 +17,10 @@ static const char compare_usage[] =
 	"usage: copyperf compare [--threshold PCT] A.json[,A2.json...] B.json[,B2.json...]\n"
 	"For every (routine, space, chunk) in both results files: the median speeds, B/A,\n"
 	"and a two-sided Mann-Whitney U test of the repeats; then the geometric mean of\n"
-	"B/A per routine.  Replayed call mixes line up by (routine, space, distribution,\n"
-	"working set), with the median ns per call and B/A = A's time over B's.  With --threshold PCT, exits 1 when any B/A is significantly\n"
+	"B/A per routine.  With --threshold PCT, exits 1 when any B/A is significantly\n"
 	"below 1 - PCT/100 (B slower than A by more than PCT percent).\n"
+	"Replayed call mixes line up by (routine, space, distribution, working set), with\n"
+	"the median ns per call and B/A = A's time over B's.\n"
 	"A comma list of files pools each point's repeats over several runs: runs of one\n"
 	"build differ more than the repeats inside one run, so gate CI on several runs a side.\n";
 
@@ -199,20 +200,22 @@ static void call_lists_note(const struct result_set *a, const struct result_set 
 		other_calls += rb && rb->calls != a->rows[i].calls;
 	}
 	if (a->seeds_vary || b->seeds_vary)
-		snprintf(seeds, sizeof(seeds), "seeds vary within %s", a->seeds_vary ? "A" : "B");
+		snprintf(seeds, sizeof(seeds), "seeds vary within %s",
+			 !b->seeds_vary ? "A" : !a->seeds_vary ? "B" : "A and B");
 	else if (a->seed != b->seed)
 		snprintf(seeds, sizeof(seeds), "seed %llu in A, %llu in B",
 			 (unsigned long long)a->seed, (unsigned long long)b->seed);
 	if (!*seeds && !other_calls)
 		return;
-	printf("note: A and B replayed different call lists (%s%s", seeds, *seeds && other_calls ? "; " : "");
+	printf("note: A and B replayed different call lists (%s%s", seeds,
+	       *seeds && other_calls ? "; " : "");
 	if (other_calls)
 		printf("other calls per measurement at %zu point%s", other_calls,
 		       other_calls == 1 ? "" : "s");
 	printf("), so their difference is partly the lists'\n");
 }
 
-/* The columns that name a point: routine, space, then its chunk or its distribution and working set. */
+/* The columns that name a point: routine, space, its chunk or its distribution and working set. */
 static void key_columns(const struct result_row *r)
 {
 	printf("%-18s %-6s ", r->routine, r->space);
@@ -372,7 +375,8 @@ int compare_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (side_read(&a, argv[optind], why, sizeof(why)) ||
-	    side_read(&b, argv[optind + 1], why, sizeof(why)) || !same_kind(&a, &b, why, sizeof(why))) {
+	    side_read(&b, argv[optind + 1], why, sizeof(why)) ||
+	    !same_kind(&a, &b, why, sizeof(why))) {
 		fprintf(stderr, "copyperf compare: %s\n", why);
 		side_free(&a);
 		side_free(&b);

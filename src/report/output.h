@@ -45,7 +45,7 @@ static inline bool report_is_replay(const struct report *r)
 	return r->o->distributions != NULL;
 }
 
-/* Mean cycles per one of units in a measurement of a point, or -1 when its cycles were not counted. */
+/* Mean cycles per unit of a point's measurement (units in one), or -1 when not counted. */
 static inline double cycles_per(const struct point_result *p, uint64_t units)
 {
 	double cycles = counter_mean(&p->counters, COUNTER_CYCLES);

@@ -65,7 +65,7 @@ static void header(FILE *f, bool replay, bool counters)
 	fputc('\n', f);
 }
 
-/* The fields that name a point, up to its repeats: its chunk, or its distribution and working set. */
+/* The fields that name a point, up to its repeats: its chunk, or its mix and working set. */
 static void key_fields(FILE *f, const struct point_result *p, bool replay)
 {
 	csv_field(f, p->routine);

@@ -161,7 +161,8 @@ static void result(FILE *f, const struct point_result *p)
 	fputc(',', f);
 	if (p->distribution) {
 		json_triple(f, "ns_per_call", point_ns_per_call(p, p->seconds.median),
-			    point_ns_per_call(p, p->seconds.min), point_ns_per_call(p, p->seconds.max));
+			    point_ns_per_call(p, p->seconds.min),
+			    point_ns_per_call(p, p->seconds.max));
 		fputc(',', f);
 	}
 	json_triple(f, "bytes_per_s", rate(p, p->seconds.median), rate(p, p->seconds.max),

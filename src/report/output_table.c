@@ -44,7 +44,8 @@ static void replay_header(FILE *f, const struct report *r)
 		r->o->repeat);
 	fprintf(f, "%-18s %-16s %-11s %10s %8s %13s %14s %9s %9s %12s  %s%s\n", "routine",
 		"distribution", "working set", "[B]", "calls", "mean size [B]", "ns/call median",
-		"min", "max", "MB/s median", "verified", report_has_counters(r) ? "   cyc/call" : "");
+		"min", "max", "MB/s median", "verified",
+		report_has_counters(r) ? "   cyc/call" : "");
 }
 
 /* Cycles per byte and bytes per cycle, or dashes where cycles were not counted. */

@@ -23,7 +23,7 @@ static const char plot_usage[] =
 	"(--distribution) are drawn as the time per call of each distribution and working\n"
 	"set, one bar per routine, space and results file.\n";
 
-/* The plot's height; its width grows with a replay's bars. */
+/* The plot's size; a replay's grows wider with its bars. */
 #define PLOT_HEIGHT 680
 #define PLOT_WIDTH 1000
 
@@ -311,7 +311,7 @@ static void chunk_axes(FILE *f, const char *path, const struct result_set *sets,
 	xtics(f, sets, n_sets);
 }
 
-/* How many lines (routine, space, set) the sets make. */
+/* How many (routine, space, set) the sets hold: at most the lines drawn, for the width. */
 static size_t count_series(const struct result_set *sets, size_t n_sets)
 {
 	size_t n = 0;
@@ -340,7 +340,8 @@ static void replay_axes(FILE *f, const char *path, const struct result_set *sets
 	      "set style fill solid 0.75 border -1\nset datafile missing NaN\n"
 	      "set xlabel 'distribution and working set'\n"
 	      "set ylabel 'time per call [ns]: median, min-max bars'\n"
-	      "set yrange [0:*]\nset grid ytics\nset key below horizontal samplen 3 spacing 1.1 height 1\n",
+	      "set yrange [0:*]\nset grid ytics\n"
+	      "set key below horizontal samplen 3 spacing 1.1 height 1\n",
 	      f);
 	/* category k is centred on k, its bars at most 1 wide */
 	fprintf(f, "set xrange [-0.6:%zu.6]\nset xtics nomirror%s\n", c->n - 1,

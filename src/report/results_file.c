@@ -85,7 +85,11 @@ static void read_header(struct result_set *s, const struct json *doc)
 	s->seed = u64_or(c, "seed", 0);
 }
 
-/* A replay row's fields; a row without a distribution is a chunk row, as in files before them. */
+/*
+ * What names a row: its chunk, or its distribution and working set (a row
+ * without a distribution is a chunk row, as in every file before replays).
+ * False when a field the row needs is missing.
+ */
 static bool read_key(struct result_row *row, const struct json *e)
 {
 	row->routine = string_or(e, "routine", NULL);
@@ -99,7 +103,8 @@ static bool read_key(struct result_row *row, const struct json *e)
 	row->working_set_name = string_or(e, "working_set_name", NULL);
 	row->working_set = u64_or(e, "working_set", 0);
 	row->calls = u64_or(e, "calls", 0);
-	return row->routine && row->total && row->working_set_name && row->working_set && row->calls;
+	return row->routine && row->total && row->working_set_name && row->working_set &&
+	       row->calls;
 }
 
 /* One element of "results"; a verified one must carry its samples. */
@@ -320,7 +325,8 @@ int result_set_pool(struct result_set *out, const struct result_set *sets, size_
 		cap += sets[s].n;
 		out->repeat += sets[s].repeat;
 		out->runs += sets[s].runs;
-		out->seeds_vary = out->seeds_vary || sets[s].seeds_vary || sets[s].seed != out->seed;
+		out->seeds_vary =
+			out->seeds_vary || sets[s].seeds_vary || sets[s].seed != out->seed;
 		for (size_t i = 0; i < sets[s].n; i++)
 			n_samples += sets[s].rows[i].n_samples;
 	}
@@ -363,7 +369,7 @@ int result_set_pool(struct result_set *out, const struct result_set *sets, size_
 				continue;
 			to = (double *)p->samples + p->n_samples;
 			memcpy(to, r->samples, r->n_samples * sizeof(double));
-			/* seconds for the pooled row's work; replays drawn with other seeds copy other bytes */
+			/* seconds for the pooled row's work: other seeds copy other bytes */
 			for (size_t k = 0; row_work(r) != row_work(p) && k < r->n_samples; k++)
 				to[k] *= row_work(p) / row_work(r);
 			p->n_samples += r->n_samples;

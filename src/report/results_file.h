@@ -24,7 +24,7 @@ struct result_row {
 	uint64_t calls;               /* per measurement */
 	uint64_t total;          /* bytes copied per measurement */
 	size_t n_samples;
-	const double *samples;   /* seconds of each measurement (pooled: at the row's total or calls) */
+	const double *samples;   /* seconds of each measurement (pooled: for the row's work) */
 	bool verified;
 	size_t n_runs;           /* pooled rows: the runs whose samples they hold */
 	const double *run_speeds; /* pooled rows: each run's median speed (see row_speeds) */
@@ -90,7 +90,7 @@ bool result_set_is_replay(const struct result_set *s);
 /* The same routine in the same space: one line of a plot, one geometric mean. */
 bool row_same_routine(const struct result_row *a, const struct result_row *b);
 
-/* Measured at the same place: the same chunk, or the same distribution and working set (in bytes). */
+/* Measured at the same place: the same chunk, or the same mix and working set (in bytes). */
 bool row_same_place(const struct result_row *a, const struct result_row *b);
 
 /* The same point: the same routine at the same place. */
