@@ -19,12 +19,14 @@ static const char compare_usage[] =
 	"and a two-sided Mann-Whitney U test of the repeats; then the geometric mean of\n"
 	"B/A per routine.  With --threshold PCT, exits 1 when any B/A is significantly\n"
 	"below 1 - PCT/100 (B slower than A by more than PCT percent).\n"
+	"Replayed call mixes line up by (routine, space, distribution, working set), with\n"
+	"the median ns per call and B/A = A's time over B's.\n"
 	"A comma list of files pools each point's repeats over several runs: runs of one\n"
 	"build differ more than the repeats inside one run, so gate CI on several runs a side.\n";
 
 /* The per-routine ratios, kept in the order the routines first appear. */
 struct routine_ratios {
-	const char *routine, *space;
+	const struct result_row *first; /* the routine's first row compared */
 	double *ratios;
 	size_t n;
 };
@@ -33,9 +35,9 @@ static struct routine_ratios *ratios_for(struct routine_ratios *g, size_t *ng,
 					 const struct result_row *row, size_t cap)
 {
 	for (size_t i = 0; i < *ng; i++)
-		if (!strcmp(g[i].routine, row->routine) && !strcmp(g[i].space, row->space))
+		if (row_same_routine(g[i].first, row))
 			return &g[i];
-	g[*ng] = (struct routine_ratios){ row->routine, row->space, calloc(cap, sizeof(double)), 0 };
+	g[*ng] = (struct routine_ratios){ row, calloc(cap, sizeof(double)), 0 };
 	if (!g[*ng].ratios)
 		abort();
 	return &g[(*ng)++];
@@ -43,8 +45,14 @@ static struct routine_ratios *ratios_for(struct routine_ratios *g, size_t *ng,
 
 static void describe(const char *name, const struct result_set *s)
 {
-	printf("%s: %s: %s, %s, cache %s, %llu bytes per point, %u repeats", name, s->source,
-	       s->cpu, s->kernel, s->cache, (unsigned long long)s->total, s->repeat);
+	printf("%s: %s: %s, %s, ", name, s->source, s->cpu, s->kernel);
+	if (!result_set_is_replay(s))
+		printf("cache %s, %llu bytes per point", s->cache, (unsigned long long)s->total);
+	else if (s->seeds_vary)
+		printf("recorded call mixes replayed, seeds vary");
+	else
+		printf("recorded call mixes replayed, seed %llu", (unsigned long long)s->seed);
+	printf(", %u repeats", s->repeat);
 	if (s->runs > 1)
 		printf(" pooled from %u runs", s->runs);
 	putchar('\n');
@@ -99,6 +107,19 @@ static int side_read(struct side *d, const char *list, char *why, size_t whylen)
 		return -1;
 	}
 	return 0;
+}
+
+/* Chunk results and replayed call mixes have no point in common: comparing them is a mistake. */
+static bool same_kind(const struct side *a, const struct side *b, char *why, size_t whylen)
+{
+	struct result_kinds k = { 0 };
+	char clash[400];
+
+	if (!result_kinds_add(&k, &a->pooled, clash, sizeof(clash)) &&
+	    !result_kinds_add(&k, &b->pooled, clash, sizeof(clash)))
+		return true;
+	snprintf(why, whylen, "%s: no point lines up", clash);
+	return false;
 }
 
 struct verdict {
@@ -163,6 +184,47 @@ static void judge(const struct result_row *a, const struct result_row *b, double
 	free(sa);
 }
 
+/*
+ * Replays of one mix compare only their own call lists: another seed draws
+ * other calls, and another number of calls per measurement times them
+ * otherwise.  One line says so when the sides' lists differ.
+ */
+static void call_lists_note(const struct result_set *a, const struct result_set *b)
+{
+	size_t other_calls = 0;
+	char seeds[96] = "";
+
+	for (size_t i = 0; i < a->n; i++) {
+		const struct result_row *rb = result_set_find(b, &a->rows[i]);
+
+		other_calls += rb && rb->calls != a->rows[i].calls;
+	}
+	if (a->seeds_vary || b->seeds_vary)
+		snprintf(seeds, sizeof(seeds), "seeds vary within %s",
+			 !b->seeds_vary ? "A" : !a->seeds_vary ? "B" : "A and B");
+	else if (a->seed != b->seed)
+		snprintf(seeds, sizeof(seeds), "seed %llu in A, %llu in B",
+			 (unsigned long long)a->seed, (unsigned long long)b->seed);
+	if (!*seeds && !other_calls)
+		return;
+	printf("note: A and B replayed different call lists (%s%s", seeds,
+	       *seeds && other_calls ? "; " : "");
+	if (other_calls)
+		printf("other calls per measurement at %zu point%s", other_calls,
+		       other_calls == 1 ? "" : "s");
+	printf("), so their difference is partly the lists'\n");
+}
+
+/* The columns that name a point: routine, space, its chunk or its distribution and working set. */
+static void key_columns(const struct result_row *r)
+{
+	printf("%-18s %-6s ", r->routine, r->space);
+	if (row_is_replay(r))
+		printf("%-16s %-11s", r->distribution, r->working_set_name);
+	else
+		printf("%9llu", (unsigned long long)r->chunk);
+}
+
 /* Prints the comparison; returns how many points regressed past the threshold. */
 static size_t compare_sets(const struct result_set *a, const struct result_set *b,
 			   double threshold)
@@ -171,6 +233,7 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 	size_t n_groups = 0, regressions = 0, only_a = 0, skipped = 0, approx = 0, compared = 0;
 	size_t on_repeats = 0; /* points of pooled sides that one run of a side lacked */
 	double floor = 1 - threshold / 100;
+	bool replay = result_set_is_replay(a) || result_set_is_replay(b);
 
 	if (!groups)
 		abort();
@@ -180,18 +243,33 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 	    a->align_src != b->align_src || a->align_dst != b->align_dst)
 		printf("note: A and B were measured with different options (cache, total, buffer or "
 		       "align), so their difference is partly the options'\n");
-	printf("speed: median of each point's repeats, MB/s = 2^20 bytes/s, +- half their range;\n"
-	       "B/A below 1: B is slower\n"
-	       "test: Mann-Whitney U, two-sided, on %s; '*' where p < %.2f\n\n",
-	       a->runs > 1 && b->runs > 1 ? "each run's median speed (the runs are the samples)"
-					  : "the repeats' speeds within the run",
+	if (replay)
+		call_lists_note(a, b);
+	if (replay)
+		printf("time: median ns per call of each point's repeats, +- half their range;\n"
+		       "B/A: A's time over B's, a speed ratio; below 1: B is slower\n");
+	else
+		printf("speed: median of each point's repeats, MB/s = 2^20 bytes/s, +- half their "
+		       "range;\nB/A below 1: B is slower\n");
+	/* a time and its speed rank alike: the test is the same either way */
+	printf("test: Mann-Whitney U, two-sided, on %s %s; '*' where p < %.2f\n\n",
+	       a->runs > 1 && b->runs > 1 ? "each run's median" : "the repeats'",
+	       a->runs > 1 && b->runs > 1 ? (replay ? "time per call (the runs are the samples)"
+						    : "speed (the runs are the samples)")
+					  : (replay ? "times per call within the run"
+						    : "speeds within the run"),
 	       COMPARE_ALPHA);
 	if (a->runs > 1 && b->runs > 1 && mann_whitney_min_p(a->runs, b->runs) >= COMPARE_ALPHA)
 		printf("note: %u runs against %u can never differ with p < %.2f; pool 4 or more a "
 		       "side\n\n",
 		       a->runs, b->runs, COMPARE_ALPHA);
-	printf("%-18s %-6s %9s %12s %6s %12s %6s %7s %8s\n", "routine", "space", "chunk [B]",
-	       "A MB/s", "+-", "B MB/s", "+-", "B/A", "p");
+	if (replay)
+		printf("%-18s %-6s %-16s %-11s %12s %6s %12s %6s %7s %8s\n", "routine", "space",
+		       "distribution", "working set", "A ns/call", "+-", "B ns/call", "+-", "B/A",
+		       "p");
+	else
+		printf("%-18s %-6s %9s %12s %6s %12s %6s %7s %8s\n", "routine", "space",
+		       "chunk [B]", "A MB/s", "+-", "B MB/s", "+-", "B/A", "p");
 	for (size_t i = 0; i < a->n; i++) {
 		const struct result_row *ra = &a->rows[i], *rb = result_set_find(b, ra);
 		struct verdict v;
@@ -200,9 +278,9 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 			only_a++;
 			continue;
 		}
+		key_columns(ra);
 		if (!ra->verified || !rb->verified) {
-			printf("%-18s %-6s %9llu  not compared: FAILED in %s\n", ra->routine, ra->space,
-			       (unsigned long long)ra->chunk, ra->verified ? "B" : "A");
+			printf("  not compared: FAILED in %s\n", ra->verified ? "B" : "A");
 			skipped++;
 			continue;
 		}
@@ -210,9 +288,10 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 		on_repeats += a->runs > 1 && b->runs > 1 && !by_runs(ra, rb);
 		approx += !v.test.exact;
 		compared++;
-		printf("%-18s %-6s %9llu %12.1f %5.1f%% %12.1f %5.1f%% %7.3f %8.4f%s%s\n",
-		       ra->routine, ra->space, (unsigned long long)ra->chunk,
-		       v.a.median / BYTES_PER_MB, half_range(&v.a), v.b.median / BYTES_PER_MB,
+		/* a replay's speed is calls per second: shown as the time of one call */
+		printf(" %12.*f %5.1f%% %12.*f %5.1f%% %7.3f %8.4f%s%s\n", replay ? 2 : 1,
+		       replay ? 1e9 / v.a.median : v.a.median / BYTES_PER_MB, half_range(&v.a),
+		       replay ? 2 : 1, replay ? 1e9 / v.b.median : v.b.median / BYTES_PER_MB,
 		       half_range(&v.b), v.ratio, v.test.p, v.significant ? " *" : "",
 		       v.regression ? " regression" : "");
 		struct routine_ratios *g = ratios_for(groups, &n_groups, ra, a->n);
@@ -233,9 +312,9 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 		       on_repeats);
 	printf("\ngeometric mean of B/A per routine:\n");
 	for (size_t i = 0; i < n_groups; i++) {
-		printf("%-18s %-6s %7.3f  over %zu chunk sizes\n", groups[i].routine,
-		       groups[i].space, geometric_mean(groups[i].ratios, groups[i].n),
-		       groups[i].n);
+		printf("%-18s %-6s %7.3f  over %zu %s\n", groups[i].first->routine,
+		       groups[i].first->space, geometric_mean(groups[i].ratios, groups[i].n),
+		       groups[i].n, replay ? "distributions and working sets" : "chunk sizes");
 		free(groups[i].ratios);
 	}
 	if (!n_groups)
@@ -296,7 +375,8 @@ int compare_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (side_read(&a, argv[optind], why, sizeof(why)) ||
-	    side_read(&b, argv[optind + 1], why, sizeof(why))) {
+	    side_read(&b, argv[optind + 1], why, sizeof(why)) ||
+	    !same_kind(&a, &b, why, sizeof(why))) {
 		fprintf(stderr, "copyperf compare: %s\n", why);
 		side_free(&a);
 		side_free(&b);

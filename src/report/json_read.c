@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,11 @@ static int number(struct parser *ps, struct json *v)
 	buf[ps->p - from] = '\0';
 	v->type = JSON_NUMBER;
 	v->number = strtod(buf, &end);
+	if (buf[strspn(buf, "0123456789")] == '\0') {
+		errno = 0;
+		v->whole = strtoull(buf, &end, 10);
+		v->is_whole = errno == 0;
+	}
 	return 0;
 }
 

@@ -7,13 +7,21 @@
 #ifndef COPYPERF_JSON_READ_H
 #define COPYPERF_JSON_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum json_type { JSON_NULL, JSON_FALSE, JSON_TRUE, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT };
 
 struct json {
 	enum json_type type;
 	double number;      /* JSON_NUMBER */
+	/*
+	 * JSON_NUMBER written as digits alone (no sign, fraction or exponent) that
+	 * a uint64_t holds: its exact value, which a double loses past 2^53 (seeds).
+	 */
+	bool is_whole;
+	uint64_t whole;
 	char *string;       /* JSON_STRING: decoded UTF-8; may hold no NUL only if \u0000 absent */
 	size_t n;           /* JSON_ARRAY, JSON_OBJECT: members */
 	struct json *items; /* their values, in the order written */

@@ -35,12 +35,34 @@ void seed_line(char *buf, size_t len, uint64_t chunk, double seconds, uint64_t t
 /* True when any point carries hardware counters: every format then adds their columns. */
 bool report_has_counters(const struct report *r);
 
-/* Mean cycles per byte copied of a point, or -1 when its cycles were not counted. */
-static inline double cycles_per_byte(const struct point_result *p)
+/*
+ * True when the report's points are replayed call mixes (--distribution), each
+ * named by its distribution and working set, rather than chunks: a run is one
+ * or the other, and the options say which.
+ */
+static inline bool report_is_replay(const struct report *r)
+{
+	return r->o->distributions != NULL;
+}
+
+/* Mean cycles per unit of a point's measurement (units in one), or -1 when not counted. */
+static inline double cycles_per(const struct point_result *p, uint64_t units)
 {
 	double cycles = counter_mean(&p->counters, COUNTER_CYCLES);
 
-	return cycles < 0 ? -1 : cycles / (double)p->total;
+	return cycles < 0 ? -1 : cycles / (double)units;
+}
+
+/* Mean cycles per byte copied of a point, or -1 when its cycles were not counted. */
+static inline double cycles_per_byte(const struct point_result *p)
+{
+	return cycles_per(p, p->total);
+}
+
+/* Mean cycles per call of a replay point, or -1 when its cycles were not counted. */
+static inline double cycles_per_call(const struct point_result *p)
+{
+	return cycles_per(p, p->calls);
 }
 
 /* Bytes per second of a point at a time in seconds. */

@@ -65,14 +65,22 @@ static void machine(FILE *f, const struct machine_info *m)
 	fputs("}}", f);
 }
 
+/* "key":[...] of n words (none when words is NULL). */
+static void json_words(FILE *f, const char *key, char *const *words, size_t n)
+{
+	fprintf(f, "\"%s\":[", key);
+	for (size_t i = 0; words && i < n; i++) {
+		fputs(i ? "," : "", f);
+		json_string(f, words[i]);
+	}
+	fputc(']', f);
+}
+
 static void config(FILE *f, const struct options *o)
 {
-	fputs("\"config\":{\"routines\":[", f);
-	for (size_t i = 0; i < o->n_routines; i++) {
-		fputs(i ? "," : "", f);
-		json_string(f, o->routines[i]);
-	}
-	fputs("],\"sizes\":[", f);
+	fputs("\"config\":{", f);
+	json_words(f, "routines", o->routines, o->n_routines);
+	fputs(",\"sizes\":[", f);
 	for (size_t i = 0; i < o->n_sizes; i++)
 		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)o->sizes[i]);
 	fprintf(f, "],\"total\":%llu,\"buffer\":%llu,\"cache\":\"%s\",", (unsigned long long)o->total,
@@ -85,7 +93,13 @@ static void config(FILE *f, const struct options *o)
 		json_string(f, o->output);
 	else
 		fputs("null", f);
-	fprintf(f, ",\"cpu\":%d,\"kernel\":%s}", o->cpu, o->kernel ? "true" : "false");
+	fprintf(f, ",\"cpu\":%d,\"kernel\":%s,", o->cpu, o->kernel ? "true" : "false");
+	/* the words as given, so that the seed and they repeat the run; none for a chunk sweep */
+	fprintf(f, "\"seed\":%llu,", (unsigned long long)o->seed);
+	json_words(f, "distributions", o->distributions, o->n_distributions);
+	fputc(',', f);
+	json_words(f, "working_sets", o->distributions ? o->working_sets : NULL, o->n_working_sets);
+	fputc('}', f);
 }
 
 /* Mean counts per measurement (null where not counted), cycles/byte and bytes/cycle. */
@@ -104,15 +118,39 @@ static void counters(FILE *f, const struct point_result *p)
 	json_number(f, cpb > 0 ? cpb : NAN);
 	fputs(",\"bytes_per_cycle\":", f);
 	json_number(f, cpb > 0 ? 1 / cpb : NAN);
+	if (p->distribution) {
+		double cpc = cycles_per_call(p);
+
+		fputs(",\"cycles_per_call\":", f);
+		json_number(f, cpc > 0 ? cpc : NAN);
+	}
 	fputc('}', f);
+}
+
+/* What names a point, up to its repeats: its chunk, or its distribution and working set. */
+static void result_key(FILE *f, const struct point_result *p)
+{
+	fputs("{\"routine\":", f);
+	json_string(f, p->routine);
+	fprintf(f, ",\"space\":\"%s\",", p->space);
+	if (p->distribution) {
+		fputs("\"distribution\":", f);
+		json_string(f, p->distribution);
+		fprintf(f, ",\"working_set\":%llu,\"working_set_name\":",
+			(unsigned long long)p->working_set);
+		json_string(f, p->working_set_name);
+		fprintf(f, ",\"calls\":%llu,\"mean_size\":", (unsigned long long)p->calls);
+		json_number(f, point_mean_size(p));
+		fputc(',', f);
+	} else {
+		fprintf(f, "\"chunk\":%llu,", (unsigned long long)p->chunk);
+	}
+	fprintf(f, "\"total\":%llu,\"repeats\":%u,", (unsigned long long)p->total, p->repeats);
 }
 
 static void result(FILE *f, const struct point_result *p)
 {
-	fputs("{\"routine\":", f);
-	json_string(f, p->routine);
-	fprintf(f, ",\"space\":\"%s\",\"chunk\":%llu,\"total\":%llu,\"repeats\":%u,", p->space,
-		(unsigned long long)p->chunk, (unsigned long long)p->total, p->repeats);
+	result_key(f, p);
 	if (!p->verified) {
 		fputs("\"verified\":false,\"error\":", f);
 		json_string(f, p->error);
@@ -121,6 +159,12 @@ static void result(FILE *f, const struct point_result *p)
 	}
 	json_triple(f, "seconds", p->seconds.median, p->seconds.min, p->seconds.max);
 	fputc(',', f);
+	if (p->distribution) {
+		json_triple(f, "ns_per_call", point_ns_per_call(p, p->seconds.median),
+			    point_ns_per_call(p, p->seconds.min),
+			    point_ns_per_call(p, p->seconds.max));
+		fputc(',', f);
+	}
 	json_triple(f, "bytes_per_s", rate(p, p->seconds.median), rate(p, p->seconds.max),
 		    rate(p, p->seconds.min));
 	fputs(",\"samples\":[", f);

@@ -2,6 +2,16 @@
 #include "output.h"
 #include "sizes.h"
 
+static const char *space(const struct report *r)
+{
+	return r->results && r->n ? r->results[0].space : "user";
+}
+
+static void machine_line(FILE *f, const struct machine_info *m)
+{
+	fprintf(f, "%s, %s, %s, %s\n", m->cpu, m->kernel, m->libc, m->compiler);
+}
+
 static void header(FILE *f, const struct report *r)
 {
 	const struct options *o = r->o;
@@ -10,15 +20,32 @@ static void header(FILE *f, const struct report *r)
 	format_size(o->total, total, sizeof(total));
 	format_size(o->buffer, buffer, sizeof(buffer));
 	fprintf(f, "copyperf %s: %s space, cache %s, %s per point, two %s buffers, align %llu:%llu\n",
-		COPYPERF_VERSION, r->results && r->n ? r->results[0].space : "user",
-		cache_mode_name(o->cache), total, buffer, (unsigned long long)o->align_src,
-		(unsigned long long)o->align_dst);
-	fprintf(f, "%s, %s, %s, %s\n", r->m->cpu, r->m->kernel, r->m->libc, r->m->compiler);
+		COPYPERF_VERSION, space(r), cache_mode_name(o->cache), total, buffer,
+		(unsigned long long)o->align_src, (unsigned long long)o->align_dst);
+	machine_line(f, r->m);
 	fprintf(f, "MB/s: 2^20 bytes per second; median [min, max] of %u measurements\n\n",
 		o->repeat);
 	fprintf(f, "%-18s %9s %12s %12s %12s %10s  %s%s\n", "routine", "chunk [B]", "MB/s median",
 		"MB/s min", "MB/s max", "time [s]", "verified",
 		report_has_counters(r) ? "     cyc/B    B/cyc" : "");
+}
+
+/*
+ * A replay's header: the seed, so that the same call lists can be drawn again,
+ * and what a time per call is, since each measurement makes many calls.
+ */
+static void replay_header(FILE *f, const struct report *r)
+{
+	fprintf(f, "copyperf %s: %s space, recorded call mixes replayed, seed %llu\n",
+		COPYPERF_VERSION, space(r), (unsigned long long)r->o->seed);
+	machine_line(f, r->m);
+	fprintf(f, "ns/call: a measurement's time over its calls; median [min, max] of %u "
+		   "measurements;\nMB/s: 2^20 bytes per second at the median\n\n",
+		r->o->repeat);
+	fprintf(f, "%-18s %-16s %-11s %10s %8s %13s %14s %9s %9s %12s  %s%s\n", "routine",
+		"distribution", "working set", "[B]", "calls", "mean size [B]", "ns/call median",
+		"min", "max", "MB/s median", "verified",
+		report_has_counters(r) ? "   cyc/call" : "");
 }
 
 /* Cycles per byte and bytes per cycle, or dashes where cycles were not counted. */
@@ -32,27 +59,52 @@ static void counter_columns(FILE *f, const struct point_result *p)
 		fprintf(f, "  %10s %8s", "-", "-");
 }
 
+static void chunk_row(FILE *f, const struct point_result *p, bool counters)
+{
+	fprintf(f, "%-18s %9llu", p->routine, (unsigned long long)p->chunk);
+	if (!p->verified) {
+		fprintf(f, "  FAILED: %s\n", p->error);
+		return;
+	}
+	fprintf(f, " %12.1f %12.1f %12.1f %10.6f  yes", rate(p, p->seconds.median) / BYTES_PER_MB,
+		rate(p, p->seconds.max) / BYTES_PER_MB, rate(p, p->seconds.min) / BYTES_PER_MB,
+		p->seconds.median);
+	if (counters)
+		counter_columns(f, p);
+	fputc('\n', f);
+}
+
+static void replay_row(FILE *f, const struct point_result *p, bool counters)
+{
+	double cpc = cycles_per_call(p);
+
+	fprintf(f, "%-18s %-16s %-11s %10llu", p->routine, p->distribution, p->working_set_name,
+		(unsigned long long)p->working_set);
+	if (!p->verified) {
+		fprintf(f, "  FAILED: %s\n", p->error);
+		return;
+	}
+	fprintf(f, " %8llu %13.1f %14.2f %9.2f %9.2f %12.1f  yes", (unsigned long long)p->calls,
+		point_mean_size(p), point_ns_per_call(p, p->seconds.median),
+		point_ns_per_call(p, p->seconds.min), point_ns_per_call(p, p->seconds.max),
+		rate(p, p->seconds.median) / BYTES_PER_MB);
+	if (counters && cpc > 0)
+		fprintf(f, "  %9.1f", cpc);
+	else if (counters)
+		fprintf(f, "  %9s", "-");
+	fputc('\n', f);
+}
+
 void output_table(FILE *f, const struct report *r)
 {
-	bool counters = report_has_counters(r);
+	bool counters = report_has_counters(r), replay = report_is_replay(r);
 
-	header(f, r);
+	(replay ? replay_header : header)(f, r);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct point_result *p = &r->results[i];
 
 		if (i && p->routine != r->results[i - 1].routine)
 			fputc('\n', f);
-		if (!p->verified) {
-			fprintf(f, "%-18s %9llu  FAILED: %s\n", p->routine,
-				(unsigned long long)p->chunk, p->error);
-			continue;
-		}
-		fprintf(f, "%-18s %9llu %12.1f %12.1f %12.1f %10.6f  yes", p->routine,
-			(unsigned long long)p->chunk, rate(p, p->seconds.median) / BYTES_PER_MB,
-			rate(p, p->seconds.max) / BYTES_PER_MB, rate(p, p->seconds.min) / BYTES_PER_MB,
-			p->seconds.median);
-		if (counters)
-			counter_columns(f, p);
-		fputc('\n', f);
+		(replay ? replay_row : chunk_row)(f, p, counters);
 	}
 }

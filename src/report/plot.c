@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,16 +19,22 @@
 static const char plot_usage[] =
 	"usage: copyperf plot -o FILE.svg|FILE.png RESULTS.json...\n"
 	"Draws throughput (median MB/s, min-max bars over the repeats) against chunk size,\n"
-	"one line per routine, space and results file, with gnuplot.\n";
+	"one line per routine, space and results file, with gnuplot.  Replayed call mixes\n"
+	"(--distribution) are drawn as the time per call of each distribution and working\n"
+	"set, one bar per routine, space and results file.\n";
+
+/* The plot's size; a replay's grows wider with its bars. */
+#define PLOT_HEIGHT 680
+#define PLOT_WIDTH 1000
 
 static const char *terminal_for(const char *path)
 {
 	const char *dot = strrchr(path, '.');
 
 	if (dot && !strcmp(dot, ".svg"))
-		return "svg size 1000,680 dynamic background rgb 'white' font 'sans,12'";
+		return "svg dynamic background rgb 'white' font 'sans,12'";
 	if (dot && !strcmp(dot, ".png"))
-		return "pngcairo size 1000,680 background rgb 'white' font 'sans,10'";
+		return "pngcairo background rgb 'white' font 'sans,10'";
 	return NULL;
 }
 
@@ -90,17 +97,23 @@ static int by_chunk(const void *x, const void *y)
 	return (a->chunk > b->chunk) - (a->chunk < b->chunk);
 }
 
-static void title(FILE *f, const struct result_set *s)
+static void title(FILE *f, const struct result_set *s, bool replay)
 {
 	char total[32], buffer[32], line[512];
 
 	format_size(s->total, total, sizeof(total));
 	format_size(s->buffer, buffer, sizeof(buffer));
-	snprintf(line, sizeof(line),
-		 "copyperf: %s, %s\\ncache %s, %s per point, two %s buffers, align %llu:%llu, "
-		 "%u repeats",
-		 s->cpu, s->kernel, s->cache, total, buffer, (unsigned long long)s->align_src,
-		 (unsigned long long)s->align_dst, s->repeat);
+	if (replay)
+		snprintf(line, sizeof(line),
+			 "copyperf: %s, %s\\nrecorded call mixes replayed, seed %llu, %u repeats",
+			 s->cpu, s->kernel, (unsigned long long)s->seed, s->repeat);
+	else
+		snprintf(line, sizeof(line),
+			 "copyperf: %s, %s\\ncache %s, %s per point, two %s buffers, align "
+			 "%llu:%llu, %u repeats",
+			 s->cpu, s->kernel, s->cache, total, buffer,
+			 (unsigned long long)s->align_src, (unsigned long long)s->align_dst,
+			 s->repeat);
 	/* a double-quoted string, so the \n breaks the line */
 	fputs("set title \"", f);
 	for (const char *c = line; *c; c++)
@@ -152,33 +165,101 @@ static size_t series(const struct result_set *s, size_t first, const struct resu
 static int seen_before(const struct result_set *s, size_t i)
 {
 	for (size_t k = 0; k < i; k++)
-		if (!strcmp(s->rows[k].routine, s->rows[i].routine) &&
-		    !strcmp(s->rows[k].space, s->rows[i].space))
+		if (row_same_routine(&s->rows[k], &s->rows[i]))
 			return 1;
 	return 0;
 }
 
-/* The datablock of one line: chunk, median, min and max MB/s. */
-static void datablock(FILE *f, size_t block, const struct result_row **rows, size_t n)
+/* The median, min and max speed of a row's samples (see row_speeds). */
+static void row_summary(const struct result_row *row, struct summary *sum)
 {
-	fprintf(f, "$line%zu << EOD\n", block);
-	for (size_t k = 0; k < n; k++) {
-		double *v = calloc(rows[k]->n_samples, sizeof(*v));
-		struct summary sum;
+	double *v = calloc(row->n_samples, sizeof(*v));
 
-		if (!v)
-			abort();
-		row_speeds(rows[k], v);
-		summarize(v, rows[k]->n_samples, &sum);
-		fprintf(f, "%llu %.6g %.6g %.6g\n", (unsigned long long)rows[k]->chunk,
-			sum.median / BYTES_PER_MB, sum.min / BYTES_PER_MB, sum.max / BYTES_PER_MB);
-		free(v);
-	}
-	fputs("EOD\n", f);
+	if (!v)
+		abort();
+	row_speeds(row, v);
+	summarize(v, row->n_samples, sum);
+	free(v);
 }
 
-/* The datablocks go to f at once, the plot command's clauses to plot; returns the lines. */
-static size_t lines(FILE *f, FILE *plot, const struct result_set *sets, size_t n_sets)
+/*
+ * A replay's categories on the x axis: each distribution and working set that
+ * some set has a verified row of, in the order they first appear.
+ */
+struct categories {
+	const struct result_row **rows; /* the first such row of each */
+	size_t n;
+};
+
+static void categories_collect(struct categories *c, const struct result_set *sets, size_t n_sets)
+{
+	size_t cap = 1;
+
+	for (size_t s = 0; s < n_sets; s++)
+		cap += sets[s].n;
+	c->n = 0;
+	c->rows = calloc(cap, sizeof(*c->rows));
+	if (!c->rows)
+		abort();
+	for (size_t s = 0; s < n_sets; s++)
+		for (size_t i = 0; i < sets[s].n; i++) {
+			const struct result_row *r = &sets[s].rows[i];
+			size_t k = 0;
+
+			while (k < c->n && !row_same_place(c->rows[k], r))
+				k++;
+			if (k == c->n && r->verified)
+				c->rows[c->n++] = r;
+		}
+}
+
+/* The datablock of one line: chunk, median, min and max MB/s. */
+static void chunk_datablock(FILE *f, const struct result_row **rows, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct summary sum;
+
+		row_summary(rows[k], &sum);
+		fprintf(f, "%llu %.6g %.6g %.6g\n", (unsigned long long)rows[k]->chunk,
+			sum.median / BYTES_PER_MB, sum.min / BYTES_PER_MB, sum.max / BYTES_PER_MB);
+	}
+}
+
+/*
+ * The datablock of one routine's bars: a line per category, its label, the
+ * median, min and max ns per call, or NaN where the routine has no such row.
+ */
+static void replay_datablock(FILE *f, const struct result_row **rows, size_t n,
+			     const struct categories *c)
+{
+	for (size_t k = 0; k < c->n; k++) {
+		const struct result_row *r = NULL;
+		char label[256];
+		struct summary sum;
+
+		for (size_t i = 0; i < n && !r; i++)
+			r = row_same_place(rows[i], c->rows[k]) ? rows[i] : NULL;
+		/* a double-quoted column: a quote inside would end it */
+		row_where(c->rows[k], label, sizeof(label));
+		for (char *q = label; (q = strchr(q, '"')) != NULL;)
+			*q = '\'';
+		fprintf(f, "\"%s\"", label);
+		if (!r) {
+			fputs(" NaN NaN NaN\n", f);
+			continue;
+		}
+		/* the speeds are calls per second: the slowest call time is the lowest speed's */
+		row_summary(r, &sum);
+		fprintf(f, " %.6g %.6g %.6g\n", 1e9 / sum.median, 1e9 / sum.max, 1e9 / sum.min);
+	}
+}
+
+/*
+ * The datablocks go to f at once, the plot command's clauses to plot; returns
+ * the lines (a replay's: its series of bars, c its categories).
+ */
+static size_t lines(FILE *f, FILE *plot, const struct result_set *sets, size_t n_sets,
+		    const struct categories *c)
 {
 	size_t block = 0;
 
@@ -194,14 +275,22 @@ static size_t lines(FILE *f, FILE *plot, const struct result_set *sets, size_t n
 
 			if (seen_before(&sets[s], i) || !(n = series(&sets[s], i, rows)))
 				continue;
-			datablock(f, block, rows, n);
+			fprintf(f, "$line%zu << EOD\n", block);
+			if (c)
+				replay_datablock(f, rows, n, c);
+			else
+				chunk_datablock(f, rows, n);
+			fputs("EOD\n", f);
 			if (n_sets > 1)
 				snprintf(label, sizeof(label), "%s (%s, %s)", r->routine, r->space,
 					 sets[s].source);
 			else
 				snprintf(label, sizeof(label), "%s (%s)", r->routine, r->space);
-			fprintf(plot, "%s$line%zu using 1:2:3:4 with yerrorlines lw 1.5 pt 7 ps 0.6 title ",
-				block ? ", \\\n     " : "plot ", block);
+			fprintf(plot, "%s$line%zu using ", block ? ", \\\n     " : "plot ", block);
+			if (c)
+				fputs(block ? "2:3:4 title " : "2:3:4:xtic(1) title ", plot);
+			else
+				fputs("1:2:3:4 with yerrorlines lw 1.5 pt 7 ps 0.6 title ", plot);
 			quoted(plot, label);
 			block++;
 		}
@@ -210,26 +299,81 @@ static size_t lines(FILE *f, FILE *plot, const struct result_set *sets, size_t n
 	return block;
 }
 
-static void script(FILE *f, const struct result_set *sets, size_t n_sets, const char *path)
+/* Throughput against chunk size, a line per routine, on a log2 axis. */
+static void chunk_axes(FILE *f, const char *path, const struct result_set *sets, size_t n_sets)
 {
-	char *command = NULL;
-	size_t len = 0, n;
-	FILE *plot;
-
-	fprintf(f, "set terminal %s\nset termoption noenhanced\nset output ", terminal_for(path));
-	quoted(f, path);
-	fputc('\n', f);
-	title(f, &sets[0]);
+	fprintf(f, "set terminal %s size %d,%d\n", terminal_for(path), PLOT_WIDTH, PLOT_HEIGHT);
 	fputs("set logscale x 2\nset xlabel 'chunk size'\n"
 	      "set ylabel 'throughput [MB/s, 2^20 B/s]: median, min-max bars'\n"
 	      "set yrange [0:*]\nset grid\nset key below horizontal samplen 3 spacing 1.1 height 1\n"
 	      "set bars small\n",
 	      f);
 	xtics(f, sets, n_sets);
+}
+
+/* How many (routine, space, set) the sets hold: at most the lines drawn, for the width. */
+static size_t count_series(const struct result_set *sets, size_t n_sets)
+{
+	size_t n = 0;
+
+	for (size_t s = 0; s < n_sets; s++)
+		for (size_t i = 0; i < sets[s].n; i++)
+			n += !seen_before(&sets[s], i);
+	return n;
+}
+
+/*
+ * A replay: the time per call of each category, clustered bars of the routines
+ * side by side from 0 (a log axis would make the bars' lengths meaningless).
+ * The picture widens so that every bar keeps about 12 pixels; the categories'
+ * labels turn when they no longer fit side by side.
+ */
+static void replay_axes(FILE *f, const char *path, const struct result_set *sets, size_t n_sets,
+			const struct categories *c)
+{
+	double cluster = ((double)count_series(sets, n_sets) + 1.5) * 12;
+	int width = (int)(120 + cluster * (double)c->n);
+
+	width = width > PLOT_WIDTH ? width : PLOT_WIDTH;
+	fprintf(f, "set terminal %s size %d,%d\n", terminal_for(path), width, PLOT_HEIGHT);
+	fputs("set style data histogram\nset style histogram errorbars gap 1.5 lw 1\n"
+	      "set style fill solid 0.75 border -1\nset datafile missing NaN\n"
+	      "set xlabel 'distribution and working set'\n"
+	      "set ylabel 'time per call [ns]: median, min-max bars'\n"
+	      "set yrange [0:*]\nset grid ytics\n"
+	      "set key below horizontal samplen 3 spacing 1.1 height 1\n",
+	      f);
+	/* category k is centred on k, its bars at most 1 wide */
+	fprintf(f, "set xrange [-0.6:%zu.6]\nset xtics nomirror%s\n", c->n - 1,
+		(width - 120) / (double)c->n < 130 ? " rotate by 45 right" : "");
+}
+
+static void script(FILE *f, const struct result_set *sets, size_t n_sets, const char *path)
+{
+	char *command = NULL;
+	size_t len = 0, n;
+	FILE *plot;
+	struct categories c = { NULL, 0 };
+	bool replay = false;
+
+	for (size_t s = 0; s < n_sets; s++)
+		replay = replay || result_set_is_replay(&sets[s]);
+
+	if (replay) {
+		categories_collect(&c, sets, n_sets);
+		replay_axes(f, path, sets, n_sets, &c);
+	} else {
+		chunk_axes(f, path, sets, n_sets);
+	}
+	fputs("set termoption noenhanced\nset output ", f);
+	quoted(f, path);
+	fputc('\n', f);
+	title(f, &sets[0], replay);
 	plot = open_memstream(&command, &len);
 	if (!plot)
 		abort();
-	n = lines(f, plot, sets, n_sets);
+	n = lines(f, plot, sets, n_sets, replay ? &c : NULL);
+	free(c.rows);
 	fclose(plot);
 	if (n)
 		fprintf(f, "%s\n", command);
@@ -306,6 +450,7 @@ int plot_main(int argc, char **argv)
 	};
 	const char *out = NULL;
 	struct result_set *sets;
+	struct result_kinds kinds = { 0 };
 	char why[512];
 	int c, n, status = 0;
 
@@ -338,8 +483,10 @@ int plot_main(int argc, char **argv)
 	if (!sets)
 		abort();
 	for (int i = 0; i < n && !status; i++)
-		if (result_set_read(&sets[i], argv[optind + i], why, sizeof(why))) {
-			fprintf(stderr, "copyperf plot: %s\n", why);
+		if (result_set_read(&sets[i], argv[optind + i], why, sizeof(why)) ||
+		    result_kinds_add(&kinds, &sets[i], why, sizeof(why))) {
+			fprintf(stderr, "copyperf plot: %s%s\n", why,
+				kinds.chunk && kinds.replay ? ": they cannot share one plot" : "");
 			status = EXIT_USAGE;
 		}
 	if (!status && (status = plot_write(sets, (size_t)n, out, why, sizeof(why)))) {

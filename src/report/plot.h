@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Throughput against chunk size, drawn by gnuplot into an SVG or PNG file:
+ * Throughput against chunk size, or a replay's time per call for each
+ * distribution and working set, drawn by gnuplot into an SVG or PNG file:
  * `copyperf plot RESULTS.json... -o FILE` and `copyperf --plot FILE`.
  */
 #ifndef COPYPERF_PLOT_H
@@ -18,9 +19,10 @@ int plot_check(const char *path, char *why, size_t whylen);
 #define PLOT_NOTHING_TO_DRAW (-2)
 
 /*
- * Draws one line per (routine, space, set) into path, which has passed
- * plot_check.  Returns 0, or with the reason: PLOT_NOTHING_TO_DRAW (no
- * verified result) or -1 (gnuplot could not run or failed).
+ * Draws one line (a replay: one series of bars) per (routine, space, set)
+ * into path, which has passed plot_check; the sets hold one kind of result
+ * (see result_kinds_add).  Returns 0, or with the reason: PLOT_NOTHING_TO_DRAW
+ * (no verified result) or -1 (gnuplot could not run or failed).
  */
 int plot_write(const struct result_set *sets, size_t n_sets, const char *path, char *why,
 	       size_t whylen);

@@ -48,11 +48,16 @@ static char *slurp(const char *path, size_t *len, char *why, size_t whylen)
 	return NULL;
 }
 
-/* A number a uint64_t can hold, else dflt: the cast of one past 2^64 is undefined. */
+/*
+ * A number a uint64_t can hold, else dflt: the cast of one past 2^64 is
+ * undefined.  Whole numbers read exactly (a seed past 2^53 stays itself).
+ */
 static uint64_t u64_or(const struct json *obj, const char *key, uint64_t dflt)
 {
 	const struct json *v = json_get_type(obj, key, JSON_NUMBER);
 
+	if (v && v->is_whole)
+		return v->whole;
 	return v && v->number >= 0 && v->number < 0x1p64 ? (uint64_t)v->number : dflt;
 }
 
@@ -77,6 +82,29 @@ static void read_header(struct result_set *s, const struct json *doc)
 	s->align_src = u64_or(align, "src", 0);
 	s->align_dst = u64_or(align, "dst", 0);
 	s->repeat = (unsigned)u64_or(c, "repeat", 0);
+	s->seed = u64_or(c, "seed", 0);
+}
+
+/*
+ * What names a row: its chunk, or its distribution and working set (a row
+ * without a distribution is a chunk row, as in every file before replays).
+ * False when a field the row needs is missing.
+ */
+static bool read_key(struct result_row *row, const struct json *e)
+{
+	row->routine = string_or(e, "routine", NULL);
+	row->space = string_or(e, "space", "user");
+	row->total = u64_or(e, "total", 0);
+	row->distribution = string_or(e, "distribution", NULL);
+	if (!row->distribution) {
+		row->chunk = u64_or(e, "chunk", 0);
+		return row->routine && row->chunk && row->total;
+	}
+	row->working_set_name = string_or(e, "working_set_name", NULL);
+	row->working_set = u64_or(e, "working_set", 0);
+	row->calls = u64_or(e, "calls", 0);
+	return row->routine && row->total && row->working_set_name && row->working_set &&
+	       row->calls;
 }
 
 /* One element of "results"; a verified one must carry its samples. */
@@ -85,22 +113,23 @@ static int read_row(struct result_row *row, const struct json *e, double **store
 {
 	const struct json *samples = json_get_type(e, "samples", JSON_ARRAY);
 	const struct json *verified = json_get(e, "verified");
+	char where[160];
 
-	row->routine = string_or(e, "routine", NULL);
-	row->space = string_or(e, "space", "user");
-	row->chunk = u64_or(e, "chunk", 0);
-	row->total = u64_or(e, "total", 0);
 	row->verified = verified && verified->type == JSON_TRUE;
 	row->n_runs = 1;
-	if (!row->routine || !row->chunk || !row->total) {
-		snprintf(why, whylen, "result %zu lacks \"routine\", \"chunk\" or \"total\"", i + 1);
+	if (!read_key(row, e)) {
+		snprintf(why, whylen, "result %zu lacks %s", i + 1,
+			 row->distribution ? "\"routine\", \"total\", \"working_set\", "
+					     "\"working_set_name\" or \"calls\""
+					   : "\"routine\", \"chunk\" or \"total\"");
 		return -1;
 	}
 	if (!row->verified)
 		return 0;
+	row_where(row, where, sizeof(where));
 	if (!samples || samples->n == 0) {
-		snprintf(why, whylen, "result %zu (%s, chunk %llu) has no \"samples\"", i + 1,
-			 row->routine, (unsigned long long)row->chunk);
+		snprintf(why, whylen, "result %zu (%s, %s) has no \"samples\"", i + 1, row->routine,
+			 where);
 		return -1;
 	}
 	row->samples = *store;
@@ -108,8 +137,8 @@ static int read_row(struct result_row *row, const struct json *e, double **store
 	for (size_t k = 0; k < samples->n; k++) {
 		if (samples->items[k].type != JSON_NUMBER || !(samples->items[k].number > 0) ||
 		    !isfinite(samples->items[k].number)) {
-			snprintf(why, whylen, "result %zu (%s, chunk %llu): sample %zu is not a time > 0",
-				 i + 1, row->routine, (unsigned long long)row->chunk, k + 1);
+			snprintf(why, whylen, "result %zu (%s, %s): sample %zu is not a time > 0",
+				 i + 1, row->routine, where, k + 1);
 			return -1;
 		}
 		*(*store)++ = samples->items[k].number;
@@ -142,7 +171,7 @@ static int read_rows(struct result_set *s, const struct json *results, char *why
 
 int result_set_read(struct result_set *s, const char *path, char *why, size_t whylen)
 {
-	char reason[200];
+	char reason[400]; /* a row named by its routine and distribution, each maybe a path */
 	size_t len;
 	char *text;
 	const struct json *results;
@@ -188,6 +217,7 @@ int result_set_from_report(struct result_set *s, const struct report *r)
 	s->align_src = o->align_src;
 	s->align_dst = o->align_dst;
 	s->repeat = o->repeat;
+	s->seed = o->seed;
 	s->runs = 1;
 	s->rows = calloc(r->n + 1, sizeof(*s->rows));
 	if (!s->rows)
@@ -198,6 +228,10 @@ int result_set_from_report(struct result_set *s, const struct report *r)
 		s->rows[i] = (struct result_row){ .routine = p->routine,
 						  .space = p->space,
 						  .chunk = p->chunk,
+						  .distribution = p->distribution,
+						  .working_set_name = p->working_set_name,
+						  .working_set = p->working_set,
+						  .calls = p->calls,
 						  .total = p->total,
 						  .n_samples = p->repeats,
 						  .samples = p->samples,
@@ -208,16 +242,71 @@ int result_set_from_report(struct result_set *s, const struct report *r)
 	return 0;
 }
 
+bool row_same_routine(const struct result_row *a, const struct result_row *b)
+{
+	return !strcmp(a->routine, b->routine) && !strcmp(a->space, b->space);
+}
+
+bool row_same_place(const struct result_row *a, const struct result_row *b)
+{
+	if (a->chunk != b->chunk || row_is_replay(a) != row_is_replay(b))
+		return false;
+	return !row_is_replay(a) ||
+	       (a->working_set == b->working_set && !strcmp(a->distribution, b->distribution));
+}
+
+bool row_same_point(const struct result_row *a, const struct result_row *b)
+{
+	return row_same_place(a, b) && row_same_routine(a, b);
+}
+
+void row_where(const struct result_row *r, char *buf, size_t len)
+{
+	if (row_is_replay(r))
+		snprintf(buf, len, "%s %s", r->distribution, r->working_set_name);
+	else
+		snprintf(buf, len, "chunk %llu", (unsigned long long)r->chunk);
+}
+
 const struct result_row *result_set_find(const struct result_set *s, const struct result_row *key)
 {
-	for (size_t i = 0; i < s->n; i++) {
-		const struct result_row *r = &s->rows[i];
-
-		if (r->chunk == key->chunk && !strcmp(r->routine, key->routine) &&
-		    !strcmp(r->space, key->space))
-			return r;
-	}
+	for (size_t i = 0; i < s->n; i++)
+		if (row_same_point(&s->rows[i], key))
+			return &s->rows[i];
 	return NULL;
+}
+
+bool result_set_is_replay(const struct result_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (row_is_replay(&s->rows[i]))
+			return true;
+	return false;
+}
+
+int result_kinds_add(struct result_kinds *k, const struct result_set *s, char *why, size_t whylen)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const char **first = row_is_replay(&s->rows[i]) ? &k->replay : &k->chunk;
+
+		if (!*first)
+			*first = s->source;
+	}
+	if (!k->chunk || !k->replay)
+		return 0;
+	if (k->chunk == k->replay)
+		snprintf(why, whylen, "'%s' holds both chunk results and replayed call mixes",
+			 k->chunk);
+	else
+		snprintf(why, whylen, "'%s' holds chunk results and '%s' replayed call mixes",
+			 k->chunk, k->replay);
+	return -1;
+}
+
+/* What one measurement of a row does: bytes copied in chunks, or calls replayed. */
+static double row_work(const struct result_row *r)
+{
+	return (double)(row_is_replay(r) ? r->calls : r->total);
 }
 
 int result_set_pool(struct result_set *out, const struct result_set *sets, size_t n,
@@ -236,6 +325,8 @@ int result_set_pool(struct result_set *out, const struct result_set *sets, size_
 		cap += sets[s].n;
 		out->repeat += sets[s].repeat;
 		out->runs += sets[s].runs;
+		out->seeds_vary =
+			out->seeds_vary || sets[s].seeds_vary || sets[s].seed != out->seed;
 		for (size_t i = 0; i < sets[s].n; i++)
 			n_samples += sets[s].rows[i].n_samples;
 	}
@@ -272,14 +363,18 @@ int result_set_pool(struct result_set *out, const struct result_set *sets, size_
 		for (size_t i = 0; i < sets[s].n; i++) {
 			const struct result_row *r = &sets[s].rows[i];
 			struct result_row *p = (struct result_row *)result_set_find(out, r);
+			double *to;
 
 			if (!r->n_samples)
 				continue;
-			memcpy((double *)p->samples + p->n_samples, r->samples,
-			       r->n_samples * sizeof(double));
+			to = (double *)p->samples + p->n_samples;
+			memcpy(to, r->samples, r->n_samples * sizeof(double));
+			/* seconds for the pooled row's work: other seeds copy other bytes */
+			for (size_t k = 0; row_work(r) != row_work(p) && k < r->n_samples; k++)
+				to[k] *= row_work(p) / row_work(r);
 			p->n_samples += r->n_samples;
 			((double *)p->run_speeds)[p->n_runs++] =
-				(double)r->total / median_of(r->samples, r->n_samples);
+				row_work(r) / median_of(r->samples, r->n_samples);
 		}
 	return 0;
 }
@@ -296,5 +391,5 @@ void result_set_free(struct result_set *s)
 void row_speeds(const struct result_row *row, double *out)
 {
 	for (size_t k = 0; k < row->n_samples; k++)
-		out[k] = (double)row->total / row->samples[k];
+		out[k] = row_work(row) / row->samples[k];
 }

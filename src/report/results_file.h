@@ -16,13 +16,18 @@ struct json;
 struct result_row {
 	const char *routine;
 	const char *space;
-	uint64_t chunk;
+	uint64_t chunk;          /* 0 in a replay row */
+	/* A replayed call mix (--distribution); distribution is NULL in a chunk row. */
+	const char *distribution;
+	const char *working_set_name; /* l1, l2, llc, cold, or the size as given */
+	uint64_t working_set;         /* bytes */
+	uint64_t calls;               /* per measurement */
 	uint64_t total;          /* bytes copied per measurement */
 	size_t n_samples;
-	const double *samples;   /* seconds of each measurement */
+	const double *samples;   /* seconds of each measurement (pooled: for the row's work) */
 	bool verified;
 	size_t n_runs;           /* pooled rows: the runs whose samples they hold */
-	const double *run_speeds; /* pooled rows: each run's median bytes per second */
+	const double *run_speeds; /* pooled rows: each run's median speed (see row_speeds) */
 };
 
 struct result_set {
@@ -32,6 +37,8 @@ struct result_set {
 	const char *cache;
 	uint64_t total, buffer, align_src, align_dst;
 	unsigned repeat;
+	uint64_t seed;        /* drew a replay's call lists (pooled: the first run's) */
+	bool seeds_vary;      /* pooled from runs drawn with different seeds */
 	unsigned runs;        /* results files pooled into this set: 1 unless pooled */
 	struct result_row *rows;
 	size_t n;
@@ -45,18 +52,57 @@ int result_set_read(struct result_set *s, const char *path, char *why, size_t wh
 /* Borrows the report's results (they must outlive s).  Returns 0, or -1 when out of memory. */
 int result_set_from_report(struct result_set *s, const struct report *r);
 /*
- * Pools n > 0 sets into one: every (routine, space, chunk) with the samples of
- * all the sets that have it, verified only if verified in all.  Borrows the
- * sets' strings (they must outlive out).  Returns 0, or -1 when out of memory.
+ * Pools n > 0 sets into one: every point (see row_same_point) with the samples
+ * of all the sets that have it, verified only if verified in all; a run that
+ * copied other bytes (or made other calls) per measurement has its samples
+ * scaled to the first run's.  Borrows the sets' strings (they must outlive
+ * out).  Returns 0, or -1 when out of memory.
  */
 int result_set_pool(struct result_set *out, const struct result_set *sets, size_t n,
 		    const char *label);
 void result_set_free(struct result_set *s);
 
-/* The row of s with key's routine, space and chunk, or NULL. */
+/* The row of s that is the same point as key, or NULL. */
 const struct result_row *result_set_find(const struct result_set *s, const struct result_row *key);
 
-/* Bytes per second of every sample of a row, into out (n_samples of them). */
+/*
+ * The kinds of point seen so far in sets given one by one: the first set that
+ * held chunk rows, and the first that held replay rows.  Start it zeroed.
+ */
+struct result_kinds {
+	const char *chunk, *replay;
+};
+
+/*
+ * Adds s's rows to k.  Returns 0, or -1 when chunk and replay rows have now
+ * been seen, with a reason naming the two sets (nothing lines up between them).
+ */
+int result_kinds_add(struct result_kinds *k, const struct result_set *s, char *why, size_t whylen);
+
+static inline bool row_is_replay(const struct result_row *r)
+{
+	return r->distribution != NULL;
+}
+
+/* True when s holds replay rows (after result_kinds_add, all its rows are). */
+bool result_set_is_replay(const struct result_set *s);
+
+/* The same routine in the same space: one line of a plot, one geometric mean. */
+bool row_same_routine(const struct result_row *a, const struct result_row *b);
+
+/* Measured at the same place: the same chunk, or the same mix and working set (in bytes). */
+bool row_same_place(const struct result_row *a, const struct result_row *b);
+
+/* The same point: the same routine at the same place. */
+bool row_same_point(const struct result_row *a, const struct result_row *b);
+
+/* Where a row was measured, for labels and messages: "chunk 4096" or "memcpy_fleet l1". */
+void row_where(const struct result_row *r, char *buf, size_t len);
+
+/*
+ * The speed of every sample of a row, into out (n_samples of them): bytes per
+ * second of a chunk row, calls per second of a replay row.
+ */
 void row_speeds(const struct result_row *row, double *out);
 
 #endif

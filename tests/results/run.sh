@@ -32,6 +32,9 @@ lacks() { ! grep -qF -- "$1" "$2"; }
 
 python3 "$HERE/fixtures.py" "$T" || { echo "cannot write the fixtures"; exit 1; }
 A=$T/A.json B=$T/B.json
+RA=$T/RA.json RB=$T/RB.json
+# edit IN OUT PYTHON: OUT is IN's JSON as d after the statements run
+edit() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $3; json.dump(d, open(sys.argv[2],'w'))" "$1" "$2"; }
 
 # ---- compare -------------------------------------------------------------------------------
 status_is "compare without --threshold" 0 "$COPYPERF" compare "$A" "$B"
@@ -166,6 +169,96 @@ check "the run's JSON reads back" "$COPYPERF" compare "$T/run.json" "$T/run.json
 svg_lines "$T/run.svg" >"$T/lines" 2>/dev/null
 check "the run's plot: one line per routine" test "$(cat "$T/lines" | tr '\n' '|')" = "memcpy (user)|copyperf_memcpy (user)|"
 check "the run's plot: its 14 sizes labelled" test "$(grep -oE '>[0-9]+ (B|KiB)<' "$T/run.svg" | sort -u | wc -l)" = 14
+
+# ---- replayed call mixes -------------------------------------------------------------------
+# RA and RB: "steady" and "slower" on memcpy_fleet and memmove_fleet at l1 and l2, seed 42;
+# in RB "slower" takes 1/0.9 of RA's time at every repeat.
+status_is "compare two replays" 0 "$COPYPERF" compare "$RA" "$RB"
+cp "$T/out" "$T/rcompare.txt"
+check "replay compare: says what A is, with its seed" \
+	has "A: $RA: Fixture CPU \"quoted\", Linux 6.1.0, recorded call mixes replayed, seed 42, 5 repeats" "$T/rcompare.txt"
+check "replay compare: the time per call and which way B/A goes" \
+	has "B/A: A's time over B's, a speed ratio; below 1: B is slower" "$T/rcompare.txt"
+check "replay compare: tests the repeats' times" has "on the repeats' times per call within the run" "$T/rcompare.txt"
+check "replay compare: columns name the distribution and working set" \
+	grep -qE '^routine +space +distribution +working set +A ns/call +\+- +B ns/call +\+- +B/A +p$' "$T/rcompare.txt"
+check "replay compare: the 10% slower routine is 0.900, significant at every point" \
+	test "$(grep -cE '^slower +user +mem(cpy|move)_fleet +l[12] .* 0\.900 +0\.0079 \*$' "$T/rcompare.txt")" = 4
+check "replay compare: the unchanged routine is 1.000, never significant" \
+	test "$(grep -cE '^steady +user +mem(cpy|move)_fleet +l[12] .* 1\.000 +1\.0000$' "$T/rcompare.txt")" = 4
+check "replay compare: both medians in ns per call" \
+	grep -qE '^slower +user +memcpy_fleet +l1 +11\.96 +2\.0% +13\.29 +2\.0% +0\.900 ' "$T/rcompare.txt"
+check "replay compare: geometric mean per routine" \
+	grep -qE '^slower +user +0\.900 +over 4 distributions and working sets$' "$T/rcompare.txt"
+check "replay compare: same seed and calls, no note" lacks "call lists" "$T/rcompare.txt"
+edit "$RB" "$T/RB-seed7.json" 'd["config"]["seed"]=7'
+status_is "compare replays of other seeds" 0 "$COPYPERF" compare "$RA" "$T/RB-seed7.json"
+check "other seeds: one line says the call lists differ" \
+	test "$(grep -c "call lists" "$T/out")" = 1
+check "other seeds: the note names them" has "note: A and B replayed different call lists (seed 42 in A, 7 in B)" "$T/out"
+check "other seeds: still compared" test "$(grep -cE ' 0\.900 +0\.0079 \*$' "$T/out")" = 4
+edit "$RB" "$T/RB-calls.json" 'd["results"][0]["calls"]=8192'
+status_is "compare replays of other calls per measurement" 0 "$COPYPERF" compare "$RA" "$T/RB-calls.json"
+check "other calls: the note counts the points" \
+	has "note: A and B replayed different call lists (other calls per measurement at 1 point)" "$T/out"
+status_is "a 10% slower replay fails --threshold 5" 1 "$COPYPERF" compare --threshold 5 "$RA" "$RB"
+check "replay --threshold: says how many points" has "threshold 5%: 4 points significantly below B/A = 0.950" "$T/out"
+status_is "a 10% slower replay passes --threshold 15" 0 "$COPYPERF" compare --threshold 15 "$RA" "$RB"
+status_is "4 replay runs against 4" 1 "$COPYPERF" compare --threshold 5 "$RA,$RA,$RA,$RA" "$RB,$RB,$RB,$RB"
+check "pooled replays: says so" has "seed 42, 20 repeats pooled from 4 runs" "$T/out"
+check "pooled replays: the runs are the samples" has "on each run's median time per call (the runs are the samples)" "$T/out"
+check "pooled replays: the slower routine is a regression at every point" \
+	test "$(grep -cE '^slower +user .* 0\.900 +0\.0[0-9]+ \* regression$' "$T/out")" = 4
+# the same times per call from twice the calls: pooled, each run counts at its own scale
+edit "$RA" "$T/RA-twice.json" 'rs=d["results"]; [r.update(calls=2*r["calls"], total=2*r["total"], samples=[2*t for t in r["samples"]]) for r in rs]'
+status_is "pooling replays of other calls per measurement" 0 "$COPYPERF" compare "$RA,$T/RA-twice.json" "$RB,$RB"
+check "pooled at one scale: the unchanged routine is still 1.000" \
+	test "$(grep -cE '^steady +user .* 1\.000 +1\.0000$' "$T/out")" = 4
+check "pooled at one scale: the slower one still 0.900" test "$(grep -cE '^slower +user .* 0\.900 +0\.[0-9]{4}$' "$T/out")" = 4
+edit "$RA" "$T/RA-seed7.json" 'd["config"]["seed"]=7'
+status_is "pooling replays of other seeds" 0 "$COPYPERF" compare "$RA,$T/RA-seed7.json" "$RB,$RB"
+check "pooled other seeds: the side says its seeds vary" has "recorded call mixes replayed, seeds vary, 10 repeats" "$T/out"
+check "pooled other seeds: the note says so" has "note: A and B replayed different call lists (seeds vary within A)" "$T/out"
+edit "$RB" "$T/RB-failed.json" 'r=d["results"][4]; r["verified"]=False; r["error"]="wrong"; del r["samples"]'
+status_is "compare a FAILED replay point" 0 "$COPYPERF" compare "$RA" "$T/RB-failed.json"
+check "a FAILED replay point is named, not compared" \
+	grep -qE '^slower +user +memcpy_fleet +l1 +not compared: FAILED in B$' "$T/out"
+usage_error "compare: chunk results against replays" \
+	"'$A' holds chunk results and '$RB' replayed call mixes: no point lines up" "$COPYPERF" compare "$A" "$RB"
+usage_error "compare: replays against chunk results" \
+	"'$B' holds chunk results and '$RA' replayed call mixes: no point lines up" "$COPYPERF" compare "$RA" "$B"
+usage_error "compare: a side pooling both kinds" \
+	"'$RA,$A' holds both chunk results and replayed call mixes: no point lines up" "$COPYPERF" compare "$RA,$A" "$RB"
+edit "$RA" "$T/RA-nocalls.json" 'del d["results"][1]["calls"]'
+usage_error "compare: a replay result without calls" \
+	"result 2 lacks \"routine\", \"total\", \"working_set\", \"working_set_name\" or \"calls\"" \
+	"$COPYPERF" compare "$T/RA-nocalls.json" "$RB"
+edit "$RA" "$T/RA-badsample.json" 'd["results"][1]["samples"][0]=0'
+usage_error "compare: a replay sample that is not a time" "result 2 (steady, memcpy_fleet l2): sample 1 is not a time > 0" \
+	"$COPYPERF" compare "$T/RA-badsample.json" "$RB"
+edit "$RA" "$T/RA-bigseed.json" 'd["config"]["seed"]=2**64-1'
+"$COPYPERF" compare "$T/RA-bigseed.json" "$RB" >"$T/out" 2>&1
+check "a 64-bit seed reads back exactly" has "seed 18446744073709551615, 5 repeats" "$T/out"
+
+status_is "plot a replay" 0 "$COPYPERF" plot -o "$T/replay.svg" "$RA"
+svg_lines "$T/replay.svg" >"$T/lines" 2>"$T/svgerr" || { bad "replay plot: not well-formed SVG"; cat "$T/svgerr"; }
+check "replay plot: one series of bars per routine" test "$(cat "$T/lines" | tr '\n' '|')" = "steady (user)|slower (user)|"
+for c in "memcpy_fleet l1" "memcpy_fleet l2" "memmove_fleet l1" "memmove_fleet l2"; do
+	check "replay plot: a category '$c'" grep -qF ">$c<" "$T/replay.svg"
+done
+check "replay plot: the y axis is the time per call" grep -qF 'time per call [ns]: median, min-max bars' "$T/replay.svg"
+check "replay plot: the title names the machine" grep -qF 'Fixture CPU "quoted", Linux 6.1.0' "$T/replay.svg"
+check "replay plot: the title names the seed and repeats" grep -qF 'recorded call mixes replayed, seed 42, 5 repeats' "$T/replay.svg"
+status_is "plot two replays" 0 "$COPYPERF" plot -o "$T/replays.png" "$RA" "$RB"
+check "replay plot: the PNG is a PNG" test "$(head -c 8 "$T/replays.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
+status_is "plot two replays as SVG" 0 "$COPYPERF" plot -o "$T/replays.svg" "$RA" "$RB"
+svg_lines "$T/replays.svg" >"$T/lines" 2>/dev/null
+check "replay plot: one series per routine and file" test "$(cat "$T/lines" | tr '\n' '|')" = \
+	"steady (user, $RA)|slower (user, $RA)|steady (user, $RB)|slower (user, $RB)|"
+usage_error "plot: chunk results with replays" \
+	"'$A' holds chunk results and '$RA' replayed call mixes: they cannot share one plot" \
+	"$COPYPERF" plot -o "$T/mixed.svg" "$A" "$RA"
+check "plot: nothing drawn of mixed kinds" test ! -e "$T/mixed.svg"
 
 # ---- progress ------------------------------------------------------------------------------
 # `script` (util-linux) gives the command a pseudo-terminal; its stderr lands in the typescript.

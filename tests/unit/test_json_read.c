@@ -77,6 +77,38 @@ static void test_numbers(void **state)
 			fail_msg("'%s' was accepted as a number", bad[i]);
 }
 
+/* Seeds are 64-bit: a whole number reads exactly, where a double would round it. */
+static void test_whole_numbers_are_exact(void **state)
+{
+	static const struct {
+		const char *text;
+		int is_whole;
+		uint64_t whole;
+	} cases[] = {
+		{ "0", 1, 0 },
+		{ "18446744073709551615", 1, UINT64_MAX },
+		{ "9007199254740993", 1, 9007199254740993u }, /* 2^53 + 1: no double holds it */
+		{ "18446744073709551616", 0, 0 },             /* 2^64 */
+		{ "-0", 0, 0 },
+		{ "-1", 0, 0 },
+		{ "4096.0", 0, 0 },
+		{ "1e3", 0, 0 },
+	};
+	char why[200];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct json *v = parse(cases[i].text, why);
+
+		assert_non_null(v);
+		if (v->is_whole != cases[i].is_whole)
+			fail_msg("'%s': is_whole %d", cases[i].text, v->is_whole);
+		if (cases[i].is_whole)
+			assert_true(v->whole == cases[i].whole);
+		json_free(v);
+	}
+}
+
 static void test_errors_name_the_place(void **state)
 {
 	static const struct {
@@ -153,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_document),
 		cmocka_unit_test(test_string_escapes),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_whole_numbers_are_exact),
 		cmocka_unit_test(test_errors_name_the_place),
 		cmocka_unit_test(test_depth_is_bounded),
 		cmocka_unit_test(test_repeated_key_takes_the_last),

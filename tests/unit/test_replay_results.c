@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Replay results as `plot` and `compare` see them: written by -f json and read
+ * back, taken from the run just made, found and pooled by (routine, space,
+ * chunk, distribution, working set), and never mixed with chunk results.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "assert_near.h"
+#include "report/output.h"
+#include "report/results_file.h"
+#include "replay_fixture.h"
+
+static char *distributions[] = { "memcpy_fleet", "memcpy_fleet", "memcpy_fleet" };
+static char *working_sets[] = { "l1", "32K", "l2" };
+static const uint64_t bytes[] = { 32768, 32768, 1 << 20 };
+
+/*
+ * memcpy_fleet at l1 (32 KiB) and at 32K, the same bytes: one point twice,
+ * as a result set would never hold it, but the key sees only the bytes; and
+ * at l2, FAILED.
+ */
+static void replay(struct replay_fixture *x)
+{
+	replay_fixture(x, 3, distributions, working_sets, bytes);
+	replay_fail(x, 2, "wrong");
+}
+
+/* A chunk row and a replay row of the same routine. */
+static struct result_row chunk_row = { .routine = "memcpy", .space = "user", .chunk = 4096,
+				       .total = 1 };
+static struct result_row replay_row = { .routine = "memcpy", .space = "user", .distribution = "d",
+					.working_set_name = "l1", .working_set = 4096, .calls = 1,
+					.total = 1 };
+
+static void test_round_trip(void **state)
+{
+	struct replay_fixture x;
+	char path[] = "/tmp/copyperf-replay-XXXXXX", why[512];
+	struct result_set s;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	replay(&x);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	assert_int_equal(output_write(f, &x.r), 0);
+	fclose(f);
+	if (result_set_read(&s, path, why, sizeof(why)))
+		fail_msg("%s", why);
+	unlink(path);
+	assert_true(s.seed == REPLAY_SEED);
+	assert_int_equal(s.n, 3);
+	assert_true(row_is_replay(&s.rows[0]));
+	assert_string_equal(s.rows[0].distribution, "memcpy_fleet");
+	assert_string_equal(s.rows[1].working_set_name, "32K");
+	assert_true(s.rows[2].working_set == 1 << 20);
+	assert_true(s.rows[0].calls == 1000 && s.rows[0].total == 150000);
+	assert_true(s.rows[0].chunk == 0);
+	assert_int_equal(s.rows[0].n_samples, 3);
+	assert_false(s.rows[2].verified);
+	result_set_free(&s);
+}
+
+static void test_from_report(void **state)
+{
+	struct replay_fixture x;
+	struct result_set s;
+	char where[64];
+	double speeds[3];
+
+	(void)state;
+	replay(&x);
+	assert_int_equal(result_set_from_report(&s, &x.r), 0);
+	assert_true(s.seed == REPLAY_SEED);
+	assert_string_equal(s.rows[0].distribution, "memcpy_fleet");
+	assert_string_equal(s.rows[0].working_set_name, "l1");
+	assert_true(s.rows[0].working_set == 32768 && s.rows[0].calls == 1000);
+	row_where(&s.rows[0], where, sizeof(where));
+	assert_string_equal(where, "memcpy_fleet l1");
+	/* a replay row's speed is calls per second: 1000 calls in 10 us */
+	row_speeds(&s.rows[0], speeds);
+	assert_near(speeds[0], 1e8, 1e-3);
+	/* the key is the working set's bytes: l1 and 32K of 32 KiB are one point */
+	assert_ptr_equal(result_set_find(&s, &s.rows[1]), &s.rows[0]);
+	assert_ptr_equal(result_set_find(&s, &s.rows[2]), &s.rows[2]);
+	result_set_free(&s);
+}
+
+/* A chunk row never matches a replay row, even with its chunk 0. */
+static void test_kinds_never_match(void **state)
+{
+	struct result_row zero = chunk_row;
+	char where[64];
+
+	(void)state;
+	zero.chunk = 0;
+	assert_false(row_same_point(&chunk_row, &replay_row));
+	assert_false(row_same_point(&zero, &replay_row));
+	assert_false(row_same_point(&replay_row, &zero));
+	assert_true(row_same_routine(&chunk_row, &replay_row));
+	row_where(&chunk_row, where, sizeof(where));
+	assert_string_equal(where, "chunk 4096");
+}
+
+/*
+ * Two runs of one point drawn with other seeds: 1000 calls copying 150000
+ * bytes, then 2000 calls.  The second run's seconds are scaled to 1000 calls
+ * when pooled, so that every sample is a time for the same work.
+ */
+static void test_pool_scales_to_the_calls(void **state)
+{
+	static double twice[2] = { 40e-6, 60e-6 };
+	struct result_row a = replay_row, b;
+	struct result_set sets[2] = { { .source = "a", .rows = &a, .n = 1, .runs = 1, .seed = 1 },
+				      { .source = "b", .rows = &b, .n = 1, .runs = 1, .seed = 2 } };
+	struct result_set pooled;
+	double speeds[5];
+
+	(void)state;
+	a.calls = 1000;
+	a.total = 150000;
+	a.n_samples = 3;
+	a.samples = replay_samples;
+	a.verified = true;
+	b = a;
+	b.calls = 2000;
+	b.total = 310000;
+	b.n_samples = 2;
+	b.samples = twice;
+	assert_int_equal(result_set_pool(&pooled, sets, 2, "a,b"), 0);
+	assert_int_equal(pooled.n, 1);
+	assert_true(pooled.seeds_vary);
+	assert_true(pooled.seed == 1);
+	assert_int_equal(pooled.rows[0].n_samples, 5);
+	assert_near(pooled.rows[0].samples[3], 20e-6, 1e-18);
+	assert_near(pooled.rows[0].samples[4], 30e-6, 1e-18);
+	row_speeds(&pooled.rows[0], speeds);
+	assert_near(speeds[3], 5e7, 1e-6);
+	/* each run's median speed, in calls per second */
+	assert_int_equal(pooled.rows[0].n_runs, 2);
+	assert_near(pooled.rows[0].run_speeds[0], 1000 / 15e-6, 1e-3);
+	assert_near(pooled.rows[0].run_speeds[1], 2000 / 50e-6, 1e-3);
+	result_set_free(&pooled);
+}
+
+static void test_kinds_do_not_mix(void **state)
+{
+	struct result_row both[2] = { chunk_row, replay_row };
+	struct result_set c = { .source = "c.json", .rows = &chunk_row, .n = 1 };
+	struct result_set r = { .source = "r.json", .rows = &replay_row, .n = 1 };
+	struct result_set m = { .source = "m.json", .rows = both, .n = 2 };
+	struct result_set none = { .source = "empty.json" };
+	struct result_kinds k;
+	char why[200];
+
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	assert_int_equal(result_kinds_add(&k, &none, why, sizeof(why)), 0);
+	assert_int_equal(result_kinds_add(&k, &c, why, sizeof(why)), 0);
+	assert_int_equal(result_kinds_add(&k, &c, why, sizeof(why)), 0);
+	assert_int_equal(result_kinds_add(&k, &r, why, sizeof(why)), -1);
+	assert_string_equal(why, "'c.json' holds chunk results and 'r.json' replayed call mixes");
+	memset(&k, 0, sizeof(k));
+	assert_int_equal(result_kinds_add(&k, &r, why, sizeof(why)), 0);
+	assert_int_equal(result_kinds_add(&k, &c, why, sizeof(why)), -1);
+	assert_string_equal(why, "'c.json' holds chunk results and 'r.json' replayed call mixes");
+	memset(&k, 0, sizeof(k));
+	assert_int_equal(result_kinds_add(&k, &m, why, sizeof(why)), -1);
+	assert_string_equal(why, "'m.json' holds both chunk results and replayed call mixes");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_from_report),
+		cmocka_unit_test(test_kinds_never_match),
+		cmocka_unit_test(test_pool_scales_to_the_calls),
+		cmocka_unit_test(test_kinds_do_not_mix),
+	};
+
+	return cmocka_run_group_tests_name("replay results", tests, NULL, NULL);
+}
