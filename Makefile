@@ -66,6 +66,14 @@ $(BUILD)/%.o: %.S
 
 $(BUILD)/src/%.o: ALL_CFLAGS += -Isrc
 
+# The AVX-512 copy in EVEX-only registers (xmm16-31) and without vzeroupper, where the
+# compiler can be told so (gcc; clang cannot, and keeps vzeroupper): Zen 4 pays about a
+# cycle per call for vzeroupper (BENCHMARKS.md), and registers 16-31 leave the caller's
+# SSE code no dirty upper state to trip on.
+EVEX_ONLY := $(foreach i,0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15,-ffixed-xmm$(i)) -mno-vzeroupper
+EVEX_ONLY := $(shell $(CC) $(EVEX_ONLY) -E -x c /dev/null >/dev/null 2>&1 && echo '$(EVEX_ONLY)')
+$(BUILD)/lib/x86_64/copy_avx512.o: ALL_CFLAGS += $(EVEX_ONLY)
+
 $(LIB_A): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^

@@ -3,11 +3,13 @@
  * One x86-64 memcpy/memmove, written once for any vector width.  The file
  * that includes it defines VEC_SIZE, VEC_ISA (the name suffix), VEC_TARGET
  * (the compiler target), vec_t and the VEC_LOAD/STOREU/STOREA/STREAM
- * operations, and may replace the copy of 2 to 4 vectors (VEC_UPTO_4V); it
- * gets copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
+ * operations, and may replace the copy of 2 to 4 vectors (VEC_UPTO_4V) and
+ * that of 0 to 1 vector (VEC_SMALL, where the ISA has byte masks); it gets
+ * copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
- * Pieces, by size: below one vector, the narrower blocks (vec_blocks.h);
- * up to 8 vectors, overlapping vectors from both ends; above, non-temporal
+ * Pieces, by size: up to one vector, one masked move (VEC_SMALL), else below
+ * one vector the narrower blocks (vec_blocks.h); up to 8 vectors,
+ * overlapping vectors from both ends; above, non-temporal
  * stores from their threshold, else 'rep movsb' in its window (disjoint
  * buffers only, both), else a 4-vector loop with the destination aligned,
  * forward or backward.
@@ -231,6 +233,12 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
+#ifdef VEC_SMALL
+	if (__builtin_expect(n <= VEC_SMALL_MAX, 1)) { /* most calls of a real mix: first, in line */
+		VEC_SMALL(d, s, n);
+		return dst;
+	}
+#endif
 	if (n < V) {
 		copy_below_vec(d, s, n);
 	} else if (n <= 2 * V) {
@@ -260,12 +268,19 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	return dst;
 }
 
-VEC_FN void *NAME(copyperf_memcpy_, VEC_ISA)(void *restrict dst, const void *restrict src, size_t n)
+/*
+ * Entries on a cache line of their own, so that where the linker puts them does
+ * not decide how many fetch blocks the short paths span (BENCHMARKS.md: a cycle a
+ * call at 8-128 B came and went with the layout).
+ */
+#define ENTRY __attribute__((aligned(64))) VEC_FN
+
+ENTRY void *NAME(copyperf_memcpy_, VEC_ISA)(void *restrict dst, const void *restrict src, size_t n)
 {
 	return copy(dst, src, n, 0);
 }
 
-VEC_FN void *NAME(copyperf_memmove_, VEC_ISA)(void *dst, const void *src, size_t n)
+ENTRY void *NAME(copyperf_memmove_, VEC_ISA)(void *dst, const void *src, size_t n)
 {
 	return copy(dst, src, n, 1);
 }
