@@ -121,11 +121,15 @@ static int known(void)
 	for (unsigned i = 0; i < REGION; i++)
 		spare[i] = (unsigned char)(i * 17 + (i >> 7));
 	sem_init(&lingering_done, 0, 0);
-	for (unsigned w = 0; w < WORKERS; w++)
-		if (pthread_create(&t[w], NULL, worker, (void *)(uintptr_t)w) != 0)
+	for (unsigned w = 0; w <= WORKERS; w++) {
+		int err = w < WORKERS ? pthread_create(&t[w], NULL, worker, (void *)(uintptr_t)w) :
+					pthread_create(&linger, NULL, lingering, NULL);
+
+		if (err != 0) {
+			fprintf(stderr, "mix: cannot start thread %u: %s\n", w, strerror(err));
 			return 1;
-	if (pthread_create(&linger, NULL, lingering, NULL) != 0)
-		return 1;
+		}
+	}
 	for (unsigned w = 0; w < WORKERS; w++)
 		pthread_join(t[w], NULL);
 	while (sem_wait(&lingering_done) != 0)
