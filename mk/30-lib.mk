@@ -96,6 +96,19 @@ bench: $(COPYBENCH)
 		"$$(nproc) CPUs, glibc $$(ldd --version | head -1 | awk '{print $$NF}'); load: $$(cut -d' ' -f1-3 /proc/loadavg)"
 	$(COPYBENCH) $(BENCH_ARGS)
 
+# ---- make bench-record: what COPYPERF_RECORD costs a call through the shim (not in make test) ----
+RECORD_COST := $(BUILD)/bench/record_cost
+RECORD_COST_ARGS ?= -p 15 -l
+
+$(BUILD)/bench/record_cost.o: ALL_CFLAGS += -Isrc
+$(RECORD_COST): $(BUILD)/bench/record_cost.o $(BUILD)/src/stats/stats.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: bench-record
+bench-record: $(RECORD_COST) $(PRELOAD_SO)
+	@echo "machine: $$(uname -srm), $$(nproc) CPUs; load: $$(cut -d' ' -f1-3 /proc/loadavg)"
+	$(RECORD_COST) $(RECORD_COST_ARGS) $(abspath $(PRELOAD_SO))
+
 # The program itself (bad input, a short pooled run's tables and verdicts), not its numbers.
 .PHONY: test-bench
 test-bench: $(COPYBENCH)
