@@ -10,7 +10,8 @@
  * those still running and those that have exited: blocks are never freed.
  * The block pointer is initial-exec TLS: the shim is preloaded, so it lives
  * in the static TLS block and reading it is one load off the thread pointer,
- * with no __tls_get_addr and no allocation.
+ * with no __tls_get_addr and no allocation.  Most calls are counted by the
+ * hook inlined in the shim (record.h); this file counts the rest.
  *
  * Sizes 0..4096 are counted each in its own counter.  Each thread keeps the
  * first LARGE_EXACT distinct sizes above 4096 it sees in a small hash table,
@@ -43,6 +44,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,20 +58,22 @@
 #define BUCKET_MIN_BITS 13 /* the bit length of the first size above 4096 */
 #define BUCKETS ((64 - BUCKET_MIN_BITS + 1) * 8)
 
+/* A thread's counts: the hook's first (record.h), then the rarer ones. */
 struct block {
+	struct record_counts c;
 	struct block *next; /* the global list; never unlinked */
 	uint64_t overlap;
-	uint64_t align[RECORD_ALIGNS];
-	uint64_t small[RECORD_SMALL_MAX + 1];
 	size_t large_used;
 	struct record_size large[LARGE_SLOTS]; /* size 0: a free slot */
 	uint64_t bucket[BUCKETS];
 };
 
+_Static_assert(offsetof(struct block, c) == 0, "copyperf_record_self points at its block");
+
 int copyperf_record_on;
+__thread struct record_counts *copyperf_record_self __attribute__((tls_model("initial-exec")));
 
 static struct block *blocks; /* every thread's, newest first */
-static __thread struct block *self __attribute__((tls_model("initial-exec")));
 static unsigned long lost; /* calls not counted: their thread's block could not be mapped */
 
 static pid_t recorder;        /* the process that read COPYPERF_RECORD */
@@ -93,7 +97,7 @@ __attribute__((noinline, cold)) static struct block *block_new(void)
 	while (!__atomic_compare_exchange_n(&blocks, &b->next, b, true, __ATOMIC_RELEASE,
 					    __ATOMIC_RELAXED))
 		;
-	self = b;
+	copyperf_record_self = &b->c;
 	return b;
 }
 
@@ -132,26 +136,26 @@ __attribute__((noinline)) static void count_large(struct block *b, uint64_t n)
 
 void copyperf_record(const void *dst, const void *src, size_t n)
 {
-	struct block *b = self;
+	/* c is the first member of its block: the block is where c is. */
+	struct block *b = (struct block *)copyperf_record_self;
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
 
-	if (__builtin_expect(b == NULL, 0) && (b = block_new()) == NULL)
+	if (b == NULL && (b = block_new()) == NULL)
 		return;
 	if (n <= RECORD_SMALL_MAX)
-		b->small[n]++;
+		b->c.small[n]++;
 	else
 		count_large(b, n);
-	b->overlap += n && d < s + n && s < d + n;
-	/* The lowest set bit, at most 64 (a null pointer counts as 64). */
-	b->align[__builtin_ctzl((unsigned long)d | 64)]++;
-	b->align[__builtin_ctzl((unsigned long)s | 64)]++;
+	if (n && d < s + n && s < d + n)
+		b->overlap++;
+	b->c.align[copyperf_record_align(dst)][copyperf_record_align(src)]++;
 }
 
 /* The forked child's counts start from none: its parent's are in its parent's file. */
 static void forked_child(void)
 {
 	blocks = NULL;
-	self = NULL;
+	copyperf_record_self = NULL;
 }
 
 /* FILE relative to where the program started: it may change directory before it exits. */
@@ -312,10 +316,14 @@ __attribute__((destructor)) static void record_finish(void)
 	mix.n_large = n_large;
 	for (struct block *b = first; b; b = b->next) {
 		for (unsigned i = 0; i <= RECORD_SMALL_MAX; i++)
-			small[i] += b->small[i];
+			small[i] += b->c.small[i];
 		mix.overlap += b->overlap;
-		for (unsigned i = 0; i < RECORD_ALIGNS; i++)
-			mix.align[i] += b->align[i];
+		for (unsigned i = 0; i < RECORD_ALIGNS; i++) {
+			for (unsigned j = 0; j < RECORD_ALIGNS; j++) {
+				mix.align[i] += b->c.align[i][j];
+				mix.align[j] += b->c.align[i][j];
+			}
+		}
 	}
 	for (unsigned i = 0; i <= RECORD_SMALL_MAX; i++)
 		mix.calls += small[i];

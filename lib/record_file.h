@@ -9,11 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "record.h"
 
 #pragma GCC visibility push(hidden)
-
-#define RECORD_SMALL_MAX 4096 /* sizes 0..this are counted one by one */
-#define RECORD_ALIGNS 7       /* alignments 1, 2, 4, ..., 64 */
 
 struct record_size {
 	uint64_t size, count;

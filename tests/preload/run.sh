@@ -38,6 +38,10 @@ grep -q "to $so .*symbol \`mem\(cpy\|move\|pcpy\)'" "$tmp/bindings" &&
 
 # ---- COPYPERF_RECORD ---------------------------------------------------------------------------
 rec=$tmp/rec && mkdir "$rec"
+# The recorder's thread pointer must be initial-exec TLS: one load, no call, no allocation.
+nm -D "$so" | grep -q __tls_get_addr &&
+	bad "the shim calls __tls_get_addr: some TLS is not initial-exec" ||
+	ok "the shim's TLS is initial-exec (no __tls_get_addr)"
 # Runs the rest of the line with the shim and COPYPERF_RECORD=$1, in $rec; stderr to $rec.err.
 record() {
 	file=$1
