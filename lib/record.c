@@ -7,19 +7,21 @@
  * copy: each thread counts into a block of its own, mmap'd on that first copy
  * (never malloc, which may copy and so come back here) and pushed onto a
  * global list with one compare-and-swap, so the writer finds every thread's,
- * those still running and those that have exited: blocks are never freed.
+ * those still running and those that have exited: blocks are never freed,
+ * but a new thread takes over an exited thread's block (block_adopt).
  * The block pointer is initial-exec TLS: the shim is preloaded, so it lives
  * in the static TLS block and reading it is one load off the thread pointer,
  * with no __tls_get_addr and no allocation.  Most calls are counted by the
  * hook inlined in the shim (record.h); this file counts the rest.
  *
- * Sizes 0..4096 are counted each in its own counter.  Each thread keeps the
+ * Sizes 0..4096 are counted each in its own counter.  Each block keeps the
  * first LARGE_EXACT distinct sizes above 4096 it sees in a small hash table,
  * exactly; a size it meets after that is counted in its eighth of an octave
  * ([m << s, (m + 1) << s) for m = 8..15) and written as that bucket's middle,
  * (m << s) + (1 << (s - 1)): at most 1 << (s - 1) from the true size, that is
  * at most 1/16 (6.25%) of it.  Only a program with more than 512 distinct
- * sizes above 4096 in one thread sees that error, and only on those sizes.
+ * sizes above 4096 in one block (one thread's, or those of threads that took
+ * it over one after the other) sees that error, and only on those sizes.
  *
  * Not counted: calls before this library's constructor (the dynamic loader's
  * and other constructors' that run first), calls after the file is written
@@ -62,6 +64,7 @@
 struct block {
 	struct record_counts c;
 	struct block *next; /* the global list; never unlinked */
+	int retired;        /* its thread has exited: a new thread may count on in it */
 	uint64_t overlap;
 	size_t large_used;
 	struct record_size large[LARGE_SLOTS]; /* size 0: a free slot */
@@ -76,29 +79,66 @@ __thread struct record_counts *copyperf_record_self __attribute__((tls_model("in
 static struct block *blocks; /* every thread's, newest first */
 static unsigned long lost; /* calls not counted: their thread's block could not be mapped */
 
+static pthread_key_t exits;   /* its destructor retires a thread's block */
+static bool exits_ok;
+
 static pid_t recorder;        /* the process that read COPYPERF_RECORD */
 static char shown[PATH_MAX];  /* FILE as given, for messages */
 static char path[PATH_MAX];   /* FILE from the directory we started in */
 static int path_err;          /* why path could not be made, or 0 */
 
-/* Out of line, as count_large: the common call then saves no registers. */
+/*
+ * A block whose thread has exited, taken over whole (the counts add up,
+ * whoever made them): a program that starts a thread per task then holds
+ * as many blocks as it ever had threads at once, not one per thread ever.
+ */
+static struct block *block_adopt(void)
+{
+	for (struct block *b = __atomic_load_n(&blocks, __ATOMIC_ACQUIRE); b; b = b->next) {
+		int one = 1;
+
+		if (__atomic_load_n(&b->retired, __ATOMIC_RELAXED) &&
+		    __atomic_compare_exchange_n(&b->retired, &one, 0, false, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return b;
+	}
+	return NULL;
+}
+
+/* The thread's first call: a retired block, else a new one on the list. */
 __attribute__((noinline, cold)) static struct block *block_new(void)
 {
 	int saved = errno; /* the program may be reading errno around its copies */
-	struct block *b = mmap(NULL, sizeof(*b), PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct block *b = block_adopt();
 
-	errno = saved;
-	if (b == MAP_FAILED) {
-		__atomic_fetch_add(&lost, 1, __ATOMIC_RELAXED);
-		return NULL;
+	if (b == NULL) {
+		b = mmap(NULL, sizeof(*b), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			 0);
+		if (b == MAP_FAILED) {
+			errno = saved;
+			__atomic_fetch_add(&lost, 1, __ATOMIC_RELAXED);
+			return NULL;
+		}
+		b->next = __atomic_load_n(&blocks, __ATOMIC_RELAXED);
+		while (!__atomic_compare_exchange_n(&blocks, &b->next, b, true, __ATOMIC_RELEASE,
+						    __ATOMIC_RELAXED))
+			;
 	}
-	b->next = __atomic_load_n(&blocks, __ATOMIC_RELAXED);
-	while (!__atomic_compare_exchange_n(&blocks, &b->next, b, true, __ATOMIC_RELEASE,
-					    __ATOMIC_RELAXED))
-		;
+	/* Set first: a copy made inside pthread_setspecific is counted, not sent back here. */
 	copyperf_record_self = &b->c;
+	if (exits_ok)
+		pthread_setspecific(exits, b);
+	errno = saved;
 	return b;
+}
+
+/* At a thread's exit (not the main thread's: it ends in exit, which writes the file). */
+static void thread_exits(void *block)
+{
+	struct block *b = block;
+
+	copyperf_record_self = NULL; /* a later call of this thread takes a block again */
+	__atomic_store_n(&b->retired, 1, __ATOMIC_RELEASE);
 }
 
 static unsigned bucket_of(uint64_t n)
@@ -115,6 +155,7 @@ static uint64_t bucket_size(unsigned i)
 	return ((uint64_t)(i % 8 + 8) << shift) + ((uint64_t)1 << (shift - 1));
 }
 
+/* Out of line, as block_new: copyperf_record then saves fewer registers. */
 __attribute__((noinline)) static void count_large(struct block *b, uint64_t n)
 {
 	unsigned i = ((uint32_t)n * 2654435769u) >> 22; /* Fibonacci hashing onto 1024 slots */
@@ -193,6 +234,7 @@ __attribute__((constructor)) static void record_setup(void)
 	set_path(file);
 	recorder = getpid();
 	pthread_atfork(NULL, NULL, forked_child);
+	exits_ok = pthread_key_create(&exits, thread_exits) == 0;
 	__atomic_store_n(&copyperf_record_on, 1, __ATOMIC_RELEASE);
 }
 

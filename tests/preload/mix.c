@@ -8,6 +8,8 @@
  *   mix _exit      one copy, then _exit(0): nothing is written
  *   mix fork       copies, forks a child that copies and exits, copies again
  *   mix chdir DIR  one copy, then moves to DIR before it exits
+ *   mix threads N  N threads one after the other, 3 copies of 13 bytes each;
+ *                  prints how much its resident memory grew meanwhile, in KiB
  * Every buffer is 4096-byte aligned, so an offset in it is its alignment.
  */
 #include <pthread.h>
@@ -38,6 +40,12 @@ static unsigned char src[WORKERS + 1][REGION] __attribute__((aligned(4096)));
 static unsigned char dst[WORKERS + 1][REGION] __attribute__((aligned(4096)));
 static unsigned char spare[REGION] __attribute__((aligned(4096)));
 static sem_t lingering_done;
+/*
+ * Every thread of the known mix waits here after its copies: none exits
+ * before all have their own counters (a thread started after another has
+ * exited takes over its counters, and with them the sizes counted exactly).
+ */
+static pthread_barrier_t all_counted;
 
 static uint64_t checksum(const unsigned char *p, size_t n)
 {
@@ -74,6 +82,7 @@ static void *worker(void *arg)
 		cpy(d, s, 5000);
 	for (unsigned i = 0; w == 3 && i < 10; i++)
 		cpy(d, s, 27648);
+	pthread_barrier_wait(&all_counted);
 	return NULL;
 }
 
@@ -83,6 +92,7 @@ static void *lingering(void *arg)
 	(void)arg;
 	for (unsigned i = 0; i < 100; i++)
 		cpy(dst[WORKERS] + 2, src[WORKERS] + 6, 11);
+	pthread_barrier_wait(&all_counted);
 	sem_post(&lingering_done);
 	for (;;)
 		pause();
@@ -121,6 +131,7 @@ static int known(void)
 	for (unsigned i = 0; i < REGION; i++)
 		spare[i] = (unsigned char)(i * 17 + (i >> 7));
 	sem_init(&lingering_done, 0, 0);
+	pthread_barrier_init(&all_counted, NULL, WORKERS + 1);
 	for (unsigned w = 0; w <= WORKERS; w++) {
 		int err = w < WORKERS ? pthread_create(&t[w], NULL, worker, (void *)(uintptr_t)w) :
 					pthread_create(&linger, NULL, lingering, NULL);
@@ -165,6 +176,45 @@ static int forks(void)
 	return 0;
 }
 
+/* VmRSS from /proc/self/status, in KiB; 0 if unreadable. */
+static long resident_kib(void)
+{
+	char line[256];
+	long kib = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %ld", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+static void *short_lived(void *arg)
+{
+	for (unsigned i = 0; i < 3; i++)
+		cpy(dst[1] + 1, src[1] + 1, 13);
+	return arg;
+}
+
+/* Threads that each copy a little and exit: the recorder must not keep memory for each. */
+static int threads(unsigned n)
+{
+	long before;
+	pthread_t t;
+
+	/* One first, so its stack and the C library's thread set-up are counted in before. */
+	if (pthread_create(&t, NULL, short_lived, NULL) != 0 || pthread_join(t, NULL) != 0)
+		return 1;
+	before = resident_kib();
+	for (unsigned i = 1; i < n; i++)
+		if (pthread_create(&t, NULL, short_lived, NULL) != 0 || pthread_join(t, NULL) != 0)
+			return 1;
+	printf("%ld\n", resident_kib() - before);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "known";
@@ -175,6 +225,8 @@ int main(int argc, char **argv)
 		return 0;
 	if (strcmp(what, "fork") == 0)
 		return forks();
+	if (strcmp(what, "threads") == 0 && argc > 2)
+		return threads((unsigned)atoi(argv[2]));
 	cpy(dst[0], src[0], 5);
 	if (strcmp(what, "exit") == 0 && argc > 2)
 		exit(atoi(argv[2]));
@@ -182,6 +234,6 @@ int main(int argc, char **argv)
 		_exit(0);
 	if (strcmp(what, "chdir") == 0 && argc > 2)
 		return chdir(argv[2]) == 0 ? 0 : 1;
-	fprintf(stderr, "usage: mix [known | none | exit N | _exit | fork | chdir DIR]\n");
+	fprintf(stderr, "usage: mix [known | none | exit N | _exit | fork | chdir DIR | threads N]\n");
 	return 2;
 }

@@ -110,6 +110,13 @@ child=$(record 'fork.%p' "$mix" fork) && parent=$(ls "$rec" | grep -vxF "fork.$c
 	bad "fork with %p: child $child, files: $(ls -A "$rec")"
 rm -f "$rec"/*
 
+# Without taking over exited threads' counters this grew by 16 MB (8 KiB a thread).
+grew=$(record threads.mix "$mix" threads 2000) && [ "$grew" -lt 2048 ] &&
+	$check calls "$rec/threads.mix" 13:6000 &&
+	ok "2000 threads one after the other: all 6000 calls, resident memory grew by $grew KiB" ||
+	bad "2000 short threads: resident memory grew by $grew KiB, or the file is wrong"
+rm -f "$rec"/*
+
 mkdir "$rec/elsewhere"
 record moved.mix "$mix" chdir elsewhere && $check calls "$rec/moved.mix" 5:1 &&
 	ok "a program that changes directory writes where it started" ||
