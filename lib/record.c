@@ -49,13 +49,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include "record.h"
 #include "record_file.h"
 
-#define LARGE_EXACT 512  /* distinct sizes above RECORD_SMALL_MAX a thread counts exactly */
+#define LARGE_EXACT 512  /* distinct sizes above RECORD_SMALL_MAX a block counts exactly */
 #define LARGE_SLOTS 1024 /* their open-addressing table: never more than half full */
 #define BUCKET_MIN_BITS 13 /* the bit length of the first size above 4096 */
 #define BUCKETS ((64 - BUCKET_MIN_BITS + 1) * 8)
@@ -238,22 +237,23 @@ __attribute__((constructor)) static void record_setup(void)
 	__atomic_store_n(&copyperf_record_on, 1, __ATOMIC_RELEASE);
 }
 
+static void swap_sizes(struct record_size *x, struct record_size *y)
+{
+	struct record_size t = *x;
+
+	*x = *y;
+	*y = t;
+}
+
 /* Heapsort by size: no allocation, and a bound on the time whatever the sizes. */
 static void sift_down(struct record_size *a, size_t root, size_t n)
 {
 	for (size_t child; (child = 2 * root + 1) < n; root = child) {
-		struct record_size t;
-
 		if (child + 1 < n && a[child + 1].size > a[child].size)
 			child++;
 		if (a[root].size >= a[child].size)
 			return;
-		t.size = a[root].size;
-		t.count = a[root].count;
-		a[root].size = a[child].size;
-		a[root].count = a[child].count;
-		a[child].size = t.size;
-		a[child].count = t.count;
+		swap_sizes(&a[root], &a[child]);
 	}
 }
 
@@ -262,18 +262,13 @@ static void sort_sizes(struct record_size *a, size_t n)
 	for (size_t i = n / 2; i-- > 0;)
 		sift_down(a, i, n);
 	for (size_t end = n; end-- > 1;) {
-		struct record_size t = { a[0].size, a[0].count };
-
-		a[0].size = a[end].size;
-		a[0].count = a[end].count;
-		a[end].size = t.size;
-		a[end].count = t.count;
+		swap_sizes(&a[0], &a[end]);
 		sift_down(a, 0, end);
 	}
 }
 
 /*
- * Every thread's large sizes, exact and bucketed, in one mmap'd array, sorted
+ * Every block's large sizes, exact and bucketed, in one mmap'd array, sorted
  * and each size once.  NULL with *n 0 when there are none, or no memory (then
  * *n is the entries left out).
  */
@@ -309,12 +304,10 @@ static struct record_size *merge_large(struct block *first, size_t *n)
 	}
 	sort_sizes(all, len);
 	for (size_t i = 0; i < len; i++) {
-		if (out > 0 && all[out - 1].size == all[i].size) {
+		if (out > 0 && all[out - 1].size == all[i].size)
 			all[out - 1].count += all[i].count;
-		} else {
-			all[out].size = all[i].size;
-			all[out++].count = all[i].count;
-		}
+		else
+			all[out++] = all[i];
 	}
 	*n = out;
 	return all;
@@ -329,14 +322,39 @@ static bool per_process(const char *name)
 	return false;
 }
 
+/* Every block's counts in one mix; false if there was no memory to merge them. */
+static bool merge(struct record_mix *mix, uint64_t *small)
+{
+	struct block *first = __atomic_load_n(&blocks, __ATOMIC_ACQUIRE);
+	struct record_size *large = merge_large(first, &mix->n_large);
+
+	if (large == NULL && mix->n_large)
+		return false;
+	mix->large = large;
+	mix->small = small;
+	for (struct block *b = first; b; b = b->next) {
+		for (unsigned i = 0; i <= RECORD_SMALL_MAX; i++)
+			small[i] += b->c.small[i];
+		mix->overlap += b->overlap;
+		for (unsigned i = 0; i < RECORD_ALIGNS; i++) {
+			for (unsigned j = 0; j < RECORD_ALIGNS; j++) {
+				mix->align[i] += b->c.align[i][j];
+				mix->align[j] += b->c.align[i][j];
+			}
+		}
+	}
+	for (unsigned i = 0; i <= RECORD_SMALL_MAX; i++)
+		mix->calls += small[i];
+	for (size_t i = 0; i < mix->n_large; i++)
+		mix->calls += large[i].count;
+	return true;
+}
+
 __attribute__((destructor)) static void record_finish(void)
 {
 	static uint64_t small[RECORD_SMALL_MAX + 1];
 	static char file[PATH_MAX], as[PATH_MAX];
-	struct record_mix mix = { .small = small };
-	struct block *first;
-	struct record_size *large;
-	size_t n_large;
+	struct record_mix mix = { 0 };
 	bool forked = getpid() != recorder;
 
 	/* Once, and the copies made from here on are not counted. */
@@ -347,35 +365,14 @@ __attribute__((destructor)) static void record_finish(void)
 	if (!record_name(as, sizeof(as), shown, "") ||
 	    (!record_name(file, sizeof(file), path, "") && !path_err))
 		path_err = ENAMETOOLONG;
-
-	first = __atomic_load_n(&blocks, __ATOMIC_ACQUIRE);
-	large = merge_large(first, &n_large);
-	if (large == NULL && n_large) {
-		record_say("cannot write '", as, "': no memory to merge the counts", (char *)NULL);
+	if (!merge(&mix, small)) {
+		record_cannot_write(as, ENOMEM);
 		return;
 	}
-	mix.large = large;
-	mix.n_large = n_large;
-	for (struct block *b = first; b; b = b->next) {
-		for (unsigned i = 0; i <= RECORD_SMALL_MAX; i++)
-			small[i] += b->c.small[i];
-		mix.overlap += b->overlap;
-		for (unsigned i = 0; i < RECORD_ALIGNS; i++) {
-			for (unsigned j = 0; j < RECORD_ALIGNS; j++) {
-				mix.align[i] += b->c.align[i][j];
-				mix.align[j] += b->c.align[i][j];
-			}
-		}
-	}
-	for (unsigned i = 0; i <= RECORD_SMALL_MAX; i++)
-		mix.calls += small[i];
-	for (size_t i = 0; i < n_large; i++)
-		mix.calls += large[i].count;
-
 	if (lost)
 		record_say("some threads' calls not counted: no memory for their counters", (char *)NULL);
 	if (path_err)
-		record_say("cannot write '", as, "': ", strerrordesc_np(path_err), (char *)NULL);
+		record_cannot_write(as, path_err);
 	else if (mix.calls)
 		record_file_write(&mix, file, as);
 	else if (!forked) /* a forked child that copied nothing has nothing to say */

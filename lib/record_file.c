@@ -75,9 +75,10 @@ static void out_u64(uint64_t v)
 }
 
 /*
- * count / total with 9 significant digits, as a plain decimal ("0.000125",
- * "1", "0"): the reader takes any number strtod takes, and 9 digits keep the
- * ratio of two counts below a billion exact to the last digit printed.
+ * count / total rounded to 9 significant digits (within 5e-9 of it, relative),
+ * as a plain decimal ("0.000125", "1", "0"): the digits "%.9g" prints, but
+ * never an exponent, and a point whatever the program's locale says; the
+ * reader takes any number strtod takes.
  */
 static void out_probability(uint64_t count, uint64_t total)
 {
@@ -206,7 +207,7 @@ void record_say(const char *first, ...)
 		return; /* nowhere left to say it */
 }
 
-static int fail(const char *shown, int err)
+int record_cannot_write(const char *shown, int err)
 {
 	const char *why = strerrordesc_np(err);
 
@@ -221,13 +222,13 @@ int record_file_write(const struct record_mix *mix, const char *path, const char
 
 	/* Beside path, so rename(2) replaces it in one step; the pid keeps writers apart. */
 	if (!record_name(tmp, sizeof(tmp), path, ".tmp.%p"))
-		return fail(shown, ENAMETOOLONG);
+		return record_cannot_write(shown, ENAMETOOLONG);
 	/* O_EXCL and O_NOFOLLOW: never write through a link planted in a shared directory. */
 	out.fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (out.fd < 0 && errno == EEXIST && unlink(tmp) == 0) /* left by a process killed here */
 		out.fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (out.fd < 0)
-		return fail(shown, errno);
+		return record_cannot_write(shown, errno);
 	out.err = 0;
 	out.len = 0;
 	out_lines(mix);
@@ -238,7 +239,7 @@ int record_file_write(const struct record_mix *mix, const char *path, const char
 		err = errno;
 	if (err) {
 		unlink(tmp);
-		return fail(shown, err);
+		return record_cannot_write(shown, err);
 	}
 	return 0;
 }

@@ -39,6 +39,9 @@ int record_file_write(const struct record_mix *mix, const char *path, const char
 /* name then suffix into buf, each %p as the process id; false if they do not fit in size. */
 bool record_name(char *buf, size_t size, const char *name, const char *suffix);
 
+/* Says "copyperf: COPYPERF_RECORD: cannot write 'shown': " and err's description; returns -1. */
+int record_cannot_write(const char *shown, int err);
+
 /* "copyperf: COPYPERF_RECORD: " and the pieces given (up to a NULL), one line on standard error. */
 void record_say(const char *first, ...) __attribute__((sentinel));
 

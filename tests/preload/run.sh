@@ -80,6 +80,12 @@ status=$?
 	"copyperf: COPYPERF_RECORD: cannot write '/nonexistent/dir/f': No such file or directory" ] &&
 	ok "unwritable file: one line on stderr, exit status 3 kept" ||
 	bad "unwritable file: status $status, stderr '$(cat "$tmp/rec.err")'"
+long=$(printf '%05000d' 0)
+record "$long" "$mix" exit 5
+status=$?
+[ $status = 5 ] && [ "$(wc -l <"$tmp/rec.err")" = 1 ] && grep -q "': File name too long\$" "$tmp/rec.err" &&
+	ok "a name longer than PATH_MAX: one line on stderr, exit status 5 kept" ||
+	bad "a name longer than PATH_MAX: status $status, stderr '$(cut -c1-100 "$tmp/rec.err")...'"
 mkdir "$rec/dir"
 record dir "$mix" exit 0
 status=$?
