@@ -10,14 +10,18 @@
  *   mix chdir DIR  one copy, then moves to DIR before it exits
  *   mix threads N  N threads one after the other, 3 copies of 13 bytes each;
  *                  prints how much its resident memory grew meanwhile, in KiB
+ *   mix signals    2000000 copies of 24 bytes, interrupted every 50 us by a
+ *                  signal whose handler copies 40; prints the handler's count
  * Every buffer is 4096-byte aligned, so an offset in it is its alignment.
  */
 #include <pthread.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -215,6 +219,32 @@ static int threads(unsigned n)
 	return 0;
 }
 
+static volatile sig_atomic_t handled;
+
+static void copy_in_handler(int sig)
+{
+	(void)sig;
+	cpy(spare + 64, spare + 128, 40);
+	handled++;
+}
+
+/* Copies from a signal handler, between and inside the main loop's: never deadlocks or recurses. */
+static int signals(void)
+{
+	struct sigaction sa = { .sa_handler = copy_in_handler };
+	struct itimerval every = { { 0, 50 }, { 0, 50 } }, stop = { { 0, 0 }, { 0, 0 } };
+
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(SIGALRM, &sa, NULL) != 0 || setitimer(ITIMER_REAL, &every, NULL) != 0)
+		return 1;
+	for (unsigned i = 0; i < 2000000; i++)
+		cpy(dst[0] + 8, src[0] + 8, 24);
+	setitimer(ITIMER_REAL, &stop, NULL);
+	printf("%ld\n", (long)handled);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "known";
@@ -225,6 +255,8 @@ int main(int argc, char **argv)
 		return 0;
 	if (strcmp(what, "fork") == 0)
 		return forks();
+	if (strcmp(what, "signals") == 0)
+		return signals();
 	if (strcmp(what, "threads") == 0 && argc > 2)
 		return threads((unsigned)atoi(argv[2]));
 	cpy(dst[0], src[0], 5);
@@ -234,6 +266,6 @@ int main(int argc, char **argv)
 		_exit(0);
 	if (strcmp(what, "chdir") == 0 && argc > 2)
 		return chdir(argv[2]) == 0 ? 0 : 1;
-	fprintf(stderr, "usage: mix [known | none | exit N | _exit | fork | chdir DIR | threads N]\n");
+	fprintf(stderr, "usage: mix [known | none | exit N | _exit | fork | chdir DIR | threads N | signals]\n");
 	return 2;
 }
