@@ -29,7 +29,8 @@
  * return from main: _exit(2), exec (which replaces the process: its counts
  * are lost, and the new program, given the same environment, records for
  * itself), death by a signal.  A signal handler's copies count as its
- * thread's; one that interrupts a count of the same counter may lose one.
+ * thread's; where an increment is a load and a store (not on x86-64), one
+ * that interrupts a count of the same counter may lose one.
  *
  * Processes: the process that read COPYPERF_RECORD writes FILE, and a %p in
  * FILE stands for its pid.  A child of fork(2) starts from no counts (its
