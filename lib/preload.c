@@ -2,10 +2,12 @@
 /*
  * libcopyperf-preload.so: memcpy, memmove and mempcpy (and the _FORTIFY_SOURCE
  * entries __memcpy_chk, __memmove_chk, __mempcpy_chk) backed by libcopyperf,
- * for LD_PRELOAD=.../libcopyperf-preload.so any-program.
+ * for LD_PRELOAD=.../libcopyperf-preload.so any-program.  Each call is shown
+ * to the recorder first (record.h: one branch unless COPYPERF_RECORD is set).
  */
 #include <string.h>
 #include "copyperf.h"
+#include "record.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -14,16 +16,19 @@ extern void __chk_fail(void) __attribute__((noreturn));
 
 EXPORT void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
+	copyperf_record_hook(dst, src, n);
 	return copyperf_memcpy(dst, src, n);
 }
 
 EXPORT void *memmove(void *dst, const void *src, size_t n)
 {
+	copyperf_record_hook(dst, src, n);
 	return copyperf_memmove(dst, src, n);
 }
 
 EXPORT void *mempcpy(void *restrict dst, const void *restrict src, size_t n)
 {
+	copyperf_record_hook(dst, src, n);
 	return (char *)copyperf_memcpy(dst, src, n) + n;
 }
 
@@ -35,6 +40,7 @@ EXPORT void *__memcpy_chk(void *restrict dst, const void *restrict src, size_t n
 {
 	if (n > dst_len)
 		__chk_fail();
+	copyperf_record_hook(dst, src, n);
 	return copyperf_memcpy(dst, src, n);
 }
 
@@ -42,6 +48,7 @@ EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t dst_len)
 {
 	if (n > dst_len)
 		__chk_fail();
+	copyperf_record_hook(dst, src, n);
 	return copyperf_memmove(dst, src, n);
 }
 
@@ -49,5 +56,6 @@ EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t 
 {
 	if (n > dst_len)
 		__chk_fail();
+	copyperf_record_hook(dst, src, n);
 	return (char *)copyperf_memcpy(dst, src, n) + n;
 }

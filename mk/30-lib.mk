@@ -31,20 +31,28 @@ PRELOAD_SO := $(BUILD)/libcopyperf-preload.so
 PRELOAD_PROBE := $(BUILD)/tests/preload-probe
 all: $(PRELOAD_SO)
 
+# The recorder behind COPYPERF_RECORD is the shim's alone: libcopyperf has no calls to count.
+PRELOAD_OBJ := $(BUILD)/lib/preload.o $(BUILD)/lib/record.o $(BUILD)/lib/record_file.o
+
 # The C library's string functions are what the shim replaces: do not let the compiler call them.
-$(BUILD)/lib/preload.o: ALL_CFLAGS += -fno-builtin
-$(PRELOAD_SO): $(BUILD)/lib/preload.o $(LIB_OBJ)
+$(PRELOAD_OBJ): ALL_CFLAGS += -fno-builtin
+$(PRELOAD_SO): $(PRELOAD_OBJ) $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libcopyperf-preload.so $(LDFLAGS) -o $@ $^
 
 $(PRELOAD_PROBE): $(BUILD)/tests/preload/probe.o
 	$(CC) $(LDFLAGS) -o $@ $^
 
+# The call mix test-preload records with COPYPERF_RECORD, and checks with tests/preload/check_mix.py.
+PRELOAD_MIX := $(BUILD)/tests/preload-mix
+$(PRELOAD_MIX): $(BUILD)/tests/preload/mix.o
+	$(CC) $(LDFLAGS) -pthread -o $@ $^
+
 INSTALL_EXTRA += install -m 755 $(PRELOAD_SO) $(DESTDIR)$(PREFIX)/lib/libcopyperf-preload.so;
 INSTALL_CHECK_EXTRA += lib/libcopyperf-preload.so
 
 .PHONY: test-preload
-test-preload: $(PRELOAD_SO) $(PRELOAD_PROBE)
-	@tests/preload/run.sh $(PRELOAD_SO) $(PRELOAD_PROBE)
+test-preload: $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX)
+	@tests/preload/run.sh $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX)
 
 # ---- libFuzzer (clang): both functions against a byte loop, ~30 s in three settings -----------
 FUZZ_BUILD := $(BUILD)/fuzz
@@ -90,6 +98,19 @@ bench: $(COPYBENCH)
 	@echo "machine: $$(uname -srm), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"\
 		"$$(nproc) CPUs, glibc $$(ldd --version | head -1 | awk '{print $$NF}'); load: $$(cut -d' ' -f1-3 /proc/loadavg)"
 	$(COPYBENCH) $(BENCH_ARGS)
+
+# ---- make bench-record: what COPYPERF_RECORD costs a call through the shim (not in make test) ----
+RECORD_COST := $(BUILD)/bench/record_cost
+RECORD_COST_ARGS ?= -p 15 -l
+
+$(BUILD)/bench/record_cost.o: ALL_CFLAGS += -Isrc
+$(RECORD_COST): $(BUILD)/bench/record_cost.o $(BUILD)/src/stats/stats.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: bench-record
+bench-record: $(RECORD_COST) $(PRELOAD_SO)
+	@echo "machine: $$(uname -srm), $$(nproc) CPUs; load: $$(cut -d' ' -f1-3 /proc/loadavg)"
+	$(RECORD_COST) $(RECORD_COST_ARGS) $(abspath $(PRELOAD_SO))
 
 # The program itself (bad input, a short pooled run's tables and verdicts), not its numbers.
 .PHONY: test-bench
