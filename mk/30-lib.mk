@@ -51,8 +51,8 @@ INSTALL_EXTRA += install -m 755 $(PRELOAD_SO) $(DESTDIR)$(PREFIX)/lib/libcopyper
 INSTALL_CHECK_EXTRA += lib/libcopyperf-preload.so
 
 .PHONY: test-preload
-test-preload: $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX)
-	@tests/preload/run.sh $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX)
+test-preload: $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF)
+	@tests/preload/run.sh $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF)
 
 # ---- libFuzzer (clang): both functions against a byte loop, ~30 s in three settings -----------
 FUZZ_BUILD := $(BUILD)/fuzz

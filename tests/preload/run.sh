@@ -3,9 +3,9 @@
 # output, and the shim really provides memcpy, memmove and mempcpy when preloaded; with
 # COPYPERF_RECORD=FILE it writes the program's call mix to FILE (tests/preload/mix.c's known mix,
 # checked call by call by check_mix.py).
-# Usage: run.sh PRELOAD_SO PROBE MIX
+# Usage: run.sh PRELOAD_SO PROBE MIX COPYPERF (the command, which replays a recorded mix)
 set -u
-so=$(realpath "$1") probe=$2 mix=$(realpath "$3")
+so=$(realpath "$1") probe=$2 mix=$(realpath "$3") copyperf=$(realpath "$4")
 check="python3 $(dirname "$0")/check_mix.py"
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../tally.sh"
@@ -146,6 +146,11 @@ python3 -c "$py" >"$tmp/py-plain" && record py.mix python3 -c "$py" >"$tmp/py-re
 	cmp -s "$tmp/py-plain" "$tmp/py-rec" && $check wellformed "$rec/py.mix" &&
 	ok "python3: same output recording, three well-formed lines ($(wc -c <"$rec/py.mix") bytes)" ||
 	bad "python3 recording: output or file wrong: $($check wellformed "$rec/py.mix" 2>&1 | head -3)"
-# REPLAY (issue 10): once copyperf -d exists, replay "$rec/py.mix" here and check it runs.
+# The program's own mix replayed: every call of it verified, for the C library and copyperf.
+"$copyperf" -q -d "$rec/py.mix" -w 16K -n 1 -t 1M -r memmove,copyperf_memmove -f json \
+	>"$tmp/replay.json" 2>"$tmp/replay.err" &&
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert len(r) == 2 and all(x["verified"] and x["calls"] >= 65536 for x in r), r' "$tmp/replay.json" &&
+	ok "copyperf -d replays python3's recorded mix, every call verified" ||
+	bad "copyperf -d on python3's mix: $(cat "$tmp/replay.err") $(head -c 300 "$tmp/replay.json")"
 
 tally
