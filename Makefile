@@ -119,6 +119,8 @@ install: all
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/libcopyperf.so
 	install -m 644 include/copyperf.h $(DESTDIR)$(PREFIX)/include/copyperf.h
 	printf '%s\n' "$$PC_FILE" > $(DESTDIR)$(PREFIX)/lib/pkgconfig/copyperf.pc
+	install -d $(DESTDIR)$(DATADIR)/distributions
+	install -m 644 $(DIST_DATA) $(DESTDIR)$(DATADIR)/distributions/
 	$(INSTALL_EXTRA)
 
 clean:
