@@ -84,6 +84,25 @@ $(LIB_SO): $(LIB_OBJ)
 $(COPYPERF): $(MAIN_OBJ) $(CMD_OBJ) $(LIB_A)
 	$(CC) $(STATIC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The shipped distributions (data/distributions/): the command looks for them beside itself
+# (<prefix>/share), then in DATADIR, then in this tree.  Those two paths are compiled into one
+# object; the stamp holds them, so that a new PREFIX or a moved tree rebuilds it (a change of
+# flags alone would not).
+DATADIR    := $(PREFIX)/share/copyperf
+DIST_DATA  := $(wildcard data/distributions/*.csv) $(addprefix data/distributions/,LICENSE SOURCE)
+DIST_OBJ   := $(BUILD)/src/measure/distribution.o
+DIST_STAMP := $(BUILD)/src/measure/distribution.paths
+DIST_PATHS := $(DATADIR) $(CURDIR)/data
+$(DIST_OBJ): ALL_CFLAGS += -DCOPYPERF_DATADIR_DEFAULT='"$(DATADIR)"' \
+	-DCOPYPERF_SOURCE_DATA='"$(CURDIR)/data"'
+$(DIST_OBJ): $(DIST_STAMP)
+$(DIST_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(DIST_PATHS)' | cmp -s - $@ 2>/dev/null || echo '$(DIST_PATHS)' >$@
+
+.PHONY: FORCE
+FORCE:
+
 run: $(COPYPERF)
 	$(COPYPERF)
 
@@ -108,6 +127,8 @@ install: all
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/libcopyperf.so
 	install -m 644 include/copyperf.h $(DESTDIR)$(PREFIX)/include/copyperf.h
 	printf '%s\n' "$$PC_FILE" > $(DESTDIR)$(PREFIX)/lib/pkgconfig/copyperf.pc
+	install -d $(DESTDIR)$(DATADIR)/distributions
+	install -m 644 $(DIST_DATA) $(DESTDIR)$(DATADIR)/distributions/
 	$(INSTALL_EXTRA)
 
 clean:

@@ -1,0 +1,563 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reads fleetbench's three-line call mixes and finds the shipped ones.  The file is read a
+ * character at a time, so only the pairs kept grow with it, and both its bytes and each line's
+ * pairs are bounded: a huge or endless file is refused, never slurped.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "distribution.h"
+
+#define MAX_FILE  (16u << 20) /* bytes; the largest shipped file has 33 KB */
+#define MAX_PAIRS (1u << 18)  /* per line; the fleet's sizes are 1941 */
+#define MAX_PAIR  128         /* characters of one pair, ample for two numbers */
+#define MAX_ALIGN 4096        /* the shipped files stop at 64 */
+#define GET_FAIL  (-2)        /* from get(): the error is set */
+
+static const char *const line_what[3] = { "sizes", "overlaps", "alignments" };
+
+struct reader {
+	FILE *f;
+	const char *path;
+	unsigned line;   /* being read, 1-based */
+	unsigned column; /* of the next character */
+	size_t bytes;
+	char *err;
+	size_t errlen;
+};
+
+static int fail_at(struct reader *r, unsigned line, unsigned column, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail_at(struct reader *r, unsigned line, unsigned column, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (line)
+		snprintf(r->err, r->errlen, "%s:%u:%u: %s", r->path, line, column, msg);
+	else
+		snprintf(r->err, r->errlen, "%s: %s", r->path, msg);
+	return -1;
+}
+
+static int too_large(struct reader *r)
+{
+	return fail_at(r, 0, 0, "larger than %u MiB, so not a distribution", MAX_FILE >> 20);
+}
+
+/* The next character, EOF at the end, GET_FAIL (error set) on a read error or past MAX_FILE. */
+static int get(struct reader *r)
+{
+	int c = getc(r->f);
+
+	if (c == EOF && ferror(r->f))
+		return fail_at(r, 0, 0, "cannot read (%s)", strerror(errno)), GET_FAIL;
+	if (c == EOF)
+		return EOF;
+	if (++r->bytes > MAX_FILE)
+		return too_large(r), GET_FAIL;
+	r->column = c == '\n' ? 1 : r->column + 1;
+	return c;
+}
+
+/* Like get(), but "\r\n" and a '\r' at the end of the file read as the line's end ('\n', EOF). */
+static int get_text(struct reader *r)
+{
+	int c = get(r), next;
+
+	if (c != '\r')
+		return c;
+	next = getc(r->f);
+	if (next == EOF)
+		return ferror(r->f) ? get(r) : EOF;
+	ungetc(next, r->f);
+	return next == '\n' ? get(r) : c;
+}
+
+/* Where the number at s ends: digits with an optional point, then an optional exponent. */
+static size_t number_len(const char *s)
+{
+	size_t i = 0, digits;
+
+	i += s[i] == '+' || s[i] == '-';
+	digits = strspn(s + i, "0123456789");
+	i += digits;
+	if (s[i] == '.') {
+		size_t frac = strspn(s + i + 1, "0123456789");
+
+		digits += frac;
+		i += 1 + frac;
+	}
+	if (!digits)
+		return 0;
+	if (s[i] == 'e' || s[i] == 'E') {
+		size_t j = i + 1 + (s[i + 1] == '+' || s[i + 1] == '-');
+		size_t exp = strspn(s + j, "0123456789");
+
+		if (exp)
+			i = j + exp;
+	}
+	return i;
+}
+
+static int whole(const char *s)
+{
+	return s[0] && s[strspn(s, "0123456789")] == '\0';
+}
+
+/* An error in the pair or number at column of the line being read. */
+#define bad(r, column, ...) fail_at(r, (r)->line, column, __VA_ARGS__)
+
+/* A key (its text a number) as its line allows, into *v; else the error. */
+static int read_key(struct reader *r, const char *key, unsigned column, uint64_t *v)
+{
+	int big;
+
+	errno = 0;
+	*v = whole(key) ? strtoull(key, NULL, 10) : 0;
+	big = errno == ERANGE;
+	switch (r->line) {
+	case 1:
+		if (!whole(key))
+			return bad(r, column, "size '%s' is not a whole number", key);
+		if (big || *v > (uint64_t)1 << 63)
+			return bad(r, column, "size '%s' is larger than 2^63", key);
+		return 0;
+	case 2:
+		if (!whole(key) || big || *v > 1)
+			return bad(r, column, "overlap '%s' is neither 0 nor 1", key);
+		return 0;
+	default:
+		if (!whole(key) || !*v || (*v & (*v - 1)))
+			return bad(r, column, "alignment '%s' is not a power of two", key);
+		if (big || *v > MAX_ALIGN)
+			return bad(r, column, "alignment '%s' is larger than %u", key, MAX_ALIGN);
+		return 0;
+	}
+}
+
+/* The pair as read (len characters), for an error message, anything unprintable as '?'. */
+static int not_a_pair(struct reader *r, unsigned column, char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (text[i] < ' ' || text[i] > '~')
+			text[i] = '?';
+	return bad(r, column, "'%s' is not number:probability", text);
+}
+
+/* One pair, len characters of text (NUL-terminated) from column, into *out. */
+static int read_pair(struct reader *r, char *text, size_t len, unsigned column,
+		     struct dist_value *out)
+{
+	char *colon = memchr(text, ':', len), *prob, *end;
+	unsigned prob_column;
+
+	if (!len)
+		return bad(r, column, "empty pair (expected number:probability)");
+	/* strlen: a NUL read from the file ends the string early */
+	if (strlen(text) != len || !colon || colon == text ||
+	    number_len(text) != (size_t)(colon - text))
+		return not_a_pair(r, column, text, len);
+	prob = colon + 1;
+	prob_column = column + (unsigned)(prob - text);
+	/* strtod takes more than decimals: inf and nan are named as such, hex floats refused */
+	out->p = strtod(prob, &end);
+	if (*prob && !*end && !isfinite(out->p))
+		return bad(r, prob_column, "probability '%s' is not finite", prob);
+	if (!*prob || number_len(prob) != strlen(prob))
+		return not_a_pair(r, column, text, len);
+	if (out->p < 0)
+		return bad(r, prob_column, "probability '%s' is negative", prob);
+	*colon = '\0';
+	out->line = r->line;
+	out->column = column;
+	return read_key(r, text, column, &out->value);
+}
+
+static int by_value(const void *a, const void *b)
+{
+	const struct dist_value *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return x->column < y->column ? -1 : x->column > y->column;
+}
+
+/*
+ * The line's values sorted, each key once, the probabilities normalised to add up to 1 and
+ * the zeros dropped.  Checked once the whole line is read, so a later pair's syntax comes first.
+ */
+static int settle_line(struct reader *r, struct dist_value *v, size_t *n)
+{
+	const struct dist_value *twice = NULL;
+	double most = 0, sum = 0;
+	size_t kept = 0;
+
+	qsort(v, *n, sizeof(*v), by_value);
+	for (size_t i = 1; i < *n; i++)
+		if (v[i].value == v[i - 1].value && (!twice || v[i].column < twice->column))
+			twice = &v[i];
+	if (twice)
+		return bad(r, twice->column, "%s key %llu is on the line twice (first at column %u)",
+			   line_what[r->line - 1], (unsigned long long)twice->value, twice[-1].column);
+	for (size_t i = 0; i < *n; i++)
+		most = fmax(most, v[i].p);
+	if (most == 0)
+		return bad(r, 1, "every probability on the %s line is 0", line_what[r->line - 1]);
+	/* Scaled by the largest first, so that huge probabilities cannot add up to infinity. */
+	for (size_t i = 0; i < *n; i++)
+		sum += v[i].p / most;
+	for (size_t i = 0; i < *n; i++)
+		if (v[i].p > 0) {
+			double p = v[i].p / most / sum;
+
+			v[kept] = v[i];
+			v[kept++].p = p;
+		}
+	*n = kept;
+	return 0;
+}
+
+/*
+ * Line `line` (1-based) of the file, from its first character, into a malloc'd *v, and the
+ * character that ended it ('\n' or EOF) into *end.  Returns 0, or -1 with the error set.
+ */
+static int read_line(struct reader *r, unsigned line, struct dist_value **v, size_t *n, int *end)
+{
+	char text[MAX_PAIR + 1];
+	size_t cap = 0, len = 0;
+	unsigned column = 1;
+	int c;
+
+	r->line = line;
+	for (;;) {
+		c = get_text(r);
+		if (c == GET_FAIL)
+			return -1;
+		if (c != ',' && c != '\n' && c != EOF) {
+			if (len == MAX_PAIR)
+				return bad(r, column, "a pair longer than %d characters", MAX_PAIR);
+			text[len++] = (char)c;
+			continue;
+		}
+		if (!len && !*n && c != ',')
+			return bad(r, 1, "not three lines: line %u (%s) is %s", line,
+				   line_what[line - 1], c == EOF ? "missing" : "empty");
+		if (*n == MAX_PAIRS)
+			return bad(r, column, "more than %u pairs on a line", MAX_PAIRS);
+		if (*n == cap) {
+			struct dist_value *grown = realloc(*v, (cap = cap ? 2 * cap : 64) *
+							       sizeof(**v));
+
+			if (!grown)
+				return fail_at(r, 0, 0, "out of memory");
+			*v = grown;
+		}
+		text[len] = '\0';
+		if (read_pair(r, text, len, column, &(*v)[(*n)++]))
+			return -1;
+		if (c != ',') {
+			*end = c;
+			return settle_line(r, *v, n);
+		}
+		len = 0;
+		column = r->column;
+	}
+}
+
+/* The three lines, each into v[i] (n[i] values); after the third, nothing but the end. */
+static int read_lines(struct reader *r, struct dist_value *v[3], size_t n[3])
+{
+	struct stat st;
+	int end = '\n';
+
+	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > MAX_FILE)
+		return too_large(r);
+	for (unsigned line = 1; line <= 3; line++)
+		if (read_line(r, line, &v[line - 1], &n[line - 1], &end))
+			return -1;
+	if (end == '\n') {
+		end = get(r);
+		if (end == GET_FAIL)
+			return -1;
+		if (end != EOF)
+			return fail_at(r, 4, 1, "not three lines: line 4 is one too many");
+	}
+	return 0;
+}
+
+/* The name's file name (its base name) tells the kind where it says; else any overlap does. */
+static enum dist_kind kind_of(const char *name, double overlap)
+{
+	const char *slash = strrchr(name, '/'), *base = slash ? slash + 1 : name;
+
+	if (!strncasecmp(base, "memmove", 7))
+		return DIST_MEMMOVE;
+	if (!strncasecmp(base, "memcpy", 6))
+		return DIST_MEMCPY;
+	return overlap > 0 ? DIST_MEMMOVE : DIST_MEMCPY;
+}
+
+int distribution_read(struct distribution *d, const char *path, const char *name, char *err,
+		      size_t errlen)
+{
+	struct reader r = { .path = path, .column = 1, .err = err, .errlen = errlen };
+	struct dist_value *v[3] = { NULL, NULL, NULL };
+	size_t n[3] = { 0, 0, 0 };
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	r.f = fopen(path, "r");
+	if (!r.f)
+		return fail_at(&r, 0, 0, "cannot open (%s)", strerror(errno));
+	rc = read_lines(&r, v, n);
+	fclose(r.f);
+	d->name = strdup(name ? name : path);
+	d->path = strdup(path);
+	if (rc == 0 && (!d->name || !d->path))
+		rc = fail_at(&r, 0, 0, "out of memory");
+	for (size_t i = 0; i < n[1]; i++)
+		if (v[1][i].value == 1)
+			d->overlap = v[1][i].p;
+	free(v[1]);
+	if (rc) {
+		free(v[0]);
+		free(v[2]);
+		distribution_free(d);
+		return -1;
+	}
+	d->sizes = v[0];
+	d->n_sizes = n[0];
+	d->aligns = v[2];
+	d->n_aligns = n[2];
+	for (size_t i = 0; i < n[0]; i++)
+		d->mean_size += d->sizes[i].p * (double)d->sizes[i].value;
+	d->largest = &d->sizes[n[0] - 1];
+	d->max_size = d->largest->value;
+	d->kind = kind_of(d->name, d->overlap);
+	return 0;
+}
+
+void distribution_free(struct distribution *d)
+{
+	free(d->name);
+	free(d->path);
+	free(d->sizes);
+	free(d->aligns);
+	memset(d, 0, sizeof(*d));
+}
+
+/* ---- the shipped distributions ------------------------------------------------------------ */
+
+#define N_SHIPPED 20
+
+static const char valid_words[] = "fleet, memcpy, memmove, all, memcpy_0..8, memcpy_fleet, "
+				  "memmove_0..8, memmove_fleet";
+
+/* Shipped file i: Memcpy_0 ... Memcpy_8, Memcpy_Fleet, then the ten Memmove ones alike. */
+static void shipped_stem(unsigned i, char *stem, size_t len)
+{
+	const char *family = i < 10 ? "Memcpy" : "Memmove";
+
+	if (i % 10 < 9)
+		snprintf(stem, len, "%s_%u", family, i % 10);
+	else
+		snprintf(stem, len, "%s_Fleet", family);
+}
+
+static int is_type(const char *path, mode_t type)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == type;
+}
+
+/* A directory holds them when every one is there: a half-installed one is passed over. */
+static int holds_all(const char *dir)
+{
+	char path[PATH_MAX], stem[16];
+
+	for (unsigned i = 0; i < N_SHIPPED; i++) {
+		shipped_stem(i, stem, sizeof(stem));
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s.csv", dir, stem) >= sizeof(path) ||
+		    !is_type(path, S_IFREG))
+			return 0;
+	}
+	return 1;
+}
+
+/* The places looked in without COPYPERF_DATADIR, in order, and which held them: found once. */
+static struct {
+	int searched;
+	unsigned n, found; /* found: index + 1, or 0 */
+	char dirs[3][PATH_MAX];
+} search;
+
+static void look_in(const char *dir)
+{
+	if ((size_t)snprintf(search.dirs[search.n], PATH_MAX, "%s/distributions", dir) < PATH_MAX)
+		search.n++;
+}
+
+static void search_once(void)
+{
+	char exe[PATH_MAX];
+	ssize_t len;
+
+	if (search.searched)
+		return;
+	search.searched = 1;
+	/* An installed <prefix>/bin/copyperf, wherever the prefix was moved: <prefix>/share */
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		*strrchr(exe, '/') = '\0';
+		if (strrchr(exe, '/'))
+			*strrchr(exe, '/') = '\0';
+		if (strlen(exe) + sizeof("/share/copyperf") <= sizeof(exe)) {
+			strcat(exe, "/share/copyperf");
+			look_in(exe);
+		}
+	}
+#ifdef COPYPERF_DATADIR_DEFAULT
+	look_in(COPYPERF_DATADIR_DEFAULT);
+#endif
+#ifdef COPYPERF_SOURCE_DATA
+	look_in(COPYPERF_SOURCE_DATA); /* a command run from its build tree */
+#endif
+	for (unsigned i = 0; i < search.n && !search.found; i++)
+		if (holds_all(search.dirs[i]))
+			search.found = i + 1;
+}
+
+/* COPYPERF_DATADIR is read at each call, so a caller (or a test) may change it between them. */
+const char *distribution_dir(void)
+{
+	static char from_env[PATH_MAX];
+	const char *env = getenv("COPYPERF_DATADIR");
+
+	if (env && *env)
+		return (size_t)snprintf(from_env, sizeof(from_env), "%s/distributions", env) <
+				       sizeof(from_env) && is_type(from_env, S_IFDIR) ?
+			       from_env :
+			       NULL;
+	search_once();
+	return search.found ? search.dirs[search.found - 1] : NULL;
+}
+
+/* Why distribution_dir() is NULL: where it looked. */
+static void not_found(const char *word, char *err, size_t errlen)
+{
+	const char *env = getenv("COPYPERF_DATADIR");
+	char looked[3 * PATH_MAX + 8] = "";
+
+	if (env && *env) {
+		snprintf(err, errlen, "--distribution: '%s': COPYPERF_DATADIR=%s has no distributions/",
+			 word, env);
+		return;
+	}
+	for (unsigned i = 0; i < search.n; i++)
+		strcat(strcat(looked, i ? ", " : ""), search.dirs[i]);
+	snprintf(err, errlen,
+		 "--distribution: '%s': the shipped distributions are in none of %s; set "
+		 "COPYPERF_DATADIR to the directory that holds distributions/",
+		 word, looked);
+}
+
+/* Appends one (name, path) pair; the arrays grow one at a time, as -d words are few. */
+static int append(char ***names, char ***paths, size_t *n, const char *name, const char *path)
+{
+	char **grown_names = realloc(*names, (*n + 1) * sizeof(**names));
+	char **grown_paths = grown_names ? realloc(*paths, (*n + 1) * sizeof(**paths)) : NULL;
+	char *name_copy = grown_paths ? strdup(name) : NULL;
+	char *path_copy = name_copy ? strdup(path) : NULL;
+
+	if (grown_names)
+		*names = grown_names;
+	if (grown_paths)
+		*paths = grown_paths;
+	if (!path_copy) {
+		free(name_copy);
+		return -1;
+	}
+	(*names)[*n] = name_copy;
+	(*paths)[(*n)++] = path_copy;
+	return 0;
+}
+
+/* The shipped files a word names: [*first, *first + *count).  Returns 0 if it names none. */
+static int shipped_range(const char *word, unsigned *first, unsigned *count)
+{
+	char stem[16];
+
+	*first = 0;
+	*count = 10;
+	if (!strcasecmp(word, "all"))
+		*count = N_SHIPPED;
+	else if (!strcasecmp(word, "memmove"))
+		*first = 10;
+	else if (strcasecmp(word, "memcpy")) {
+		*count = 1;
+		*first = strcasecmp(word, "fleet") ? N_SHIPPED : 9;
+		for (unsigned i = 0; i < N_SHIPPED && *first == N_SHIPPED; i++) {
+			shipped_stem(i, stem, sizeof(stem));
+			if (!strcasecmp(word, stem))
+				*first = i;
+		}
+	}
+	return *first < N_SHIPPED;
+}
+
+static int no_memory(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "--distribution: out of memory");
+	return -1;
+}
+
+int distribution_expand(const char *word, char ***names, char ***paths, size_t *n, char *err,
+			size_t errlen)
+{
+	char stem[16], path[PATH_MAX];
+	unsigned first, count;
+	const char *dir;
+
+	if (!shipped_range(word, &first, &count)) {
+		if (is_type(word, S_IFREG))
+			return append(names, paths, n, word, word) ? no_memory(err, errlen) : 0;
+		snprintf(err, errlen,
+			 "--distribution: '%s' is not a shipped distribution (%s) nor a readable file",
+			 word, valid_words);
+		return -1;
+	}
+	dir = distribution_dir();
+	if (!dir) {
+		not_found(word, err, errlen);
+		return -1;
+	}
+	for (unsigned i = first; i < first + count; i++) {
+		shipped_stem(i, stem, sizeof(stem));
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s.csv", dir, stem) >= sizeof(path)) {
+			snprintf(err, errlen, "--distribution: '%s': %s is too long a path", word,
+				 dir);
+			return -1;
+		}
+		for (char *c = stem; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		if (append(names, paths, n, stem, path))
+			return no_memory(err, errlen);
+	}
+	return 0;
+}
