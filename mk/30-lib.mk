@@ -9,8 +9,10 @@ LIBCHECK_SRC := $(wildcard tests/lib/*.c)
 LIBCHECK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIBCHECK_SRC))
 LIBCHECK     := $(BUILD)/tests/libcheck
 
+# The call mixes check draws its calls as copyperf -d does: the command's reader and drawing.
+LIBCHECK_OBJ += $(BUILD)/src/measure/distribution.o $(BUILD)/src/measure/call_list.o
 $(LIBCHECK): $(LIBCHECK_OBJ) $(LIB_A)
-	$(CC) $(STATIC) $(LDFLAGS) -o $@ $^
+	$(CC) $(STATIC) $(LDFLAGS) -o $@ $^ -lm
 
 # ISAs to force: those this CPU has (read from /proc/cpuinfo, as the kernel reports them).
 LIB_ISAS = generic $(if $(filter x86_64,$(ARCH_DIR)),sse2 \

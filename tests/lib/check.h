@@ -40,6 +40,13 @@ int copy_and_check(const struct subject *s, const char *check, unsigned char *ds
 int check_sizes(const struct subject *s);
 int check_guard_pages(const struct subject *s);
 int check_overlaps(const struct subject *s);
+int check_mixes(const struct subject *s);
+
+/* SIGSEGV and SIGBUS turned into a return of copy_catching_faults (on), or back (off). */
+void catch_faults(int on);
+/* Copies with s under catch_faults(1): the signal the copy raised, or 0 with *ret set. */
+int copy_catching_faults(const struct subject *s, void *dst, const void *src, size_t n,
+			 void **ret);
 
 /* Page-aligned memory from mmap, never freed before exit; exits 1 if there is none. */
 unsigned char *map_or_die(size_t len);

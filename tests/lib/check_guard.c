@@ -51,15 +51,30 @@ static const struct guarded *guarded(void)
 	return &g;
 }
 
-/* Returns the signal the copy raised, or 0 with *ret set. */
-static int copy_catching_faults(const struct subject *s, void *dst, const void *src, size_t n,
-				void **ret)
+int copy_catching_faults(const struct subject *s, void *dst, const void *src, size_t n,
+			 void **ret)
 {
 	int sig = sigsetjmp(on_fault, 1);
 
 	if (sig == 0)
 		*ret = s->fn(dst, src, n);
 	return sig;
+}
+
+void catch_faults(int on)
+{
+	static struct sigaction old_segv, old_bus;
+	struct sigaction sa;
+
+	if (!on) {
+		sigaction(SIGSEGV, &old_segv, NULL);
+		sigaction(SIGBUS, &old_bus, NULL);
+		return;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fault;
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
 }
 
 static int one(const struct subject *s, const struct guarded *g, size_t n, int src_at_end,
@@ -91,15 +106,11 @@ static int one(const struct subject *s, const struct guarded *g, size_t n, int s
 int check_guard_pages(const struct subject *s)
 {
 	const struct guarded *g = guarded();
-	struct sigaction sa, old_segv, old_bus;
 	int bad = 0;
 
 	if (g == NULL)
 		return report(s, "guard pages", "cannot set up PROT_NONE pages");
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fault;
-	sigaction(SIGSEGV, &sa, &old_segv);
-	sigaction(SIGBUS, &sa, &old_bus);
+	catch_faults(1);
 	for (size_t i = 0;; i++) {
 		/* 0..600, then powers of two from 1 KiB to 64 KiB, each also -1 and +1 */
 		size_t n = i <= 600 ? i : ((size_t)1024 << (i - 601) / 3) - 1 + (i - 601) % 3;
@@ -110,7 +121,6 @@ int check_guard_pages(const struct subject *s)
 			for (int dst_end = 0; dst_end < 2; dst_end++)
 				bad += one(s, g, n, src_end, dst_end);
 	}
-	sigaction(SIGSEGV, &old_segv, NULL);
-	sigaction(SIGBUS, &old_bus, NULL);
+	catch_faults(0);
 	return bad;
 }

@@ -123,6 +123,7 @@ int main(void)
 		{ "sizes and offsets", check_sizes, 0 },
 		{ "guard pages", check_guard_pages, 0 },
 		{ "overlaps", check_overlaps, 1 },
+		{ "call mixes", check_mixes, 0 },
 	};
 	struct subject subjects[MAX_SUBJECTS];
 	size_t n = 0;
