@@ -8,6 +8,7 @@
 #include "copyperf.h"
 #include "measure/cache.h"
 #include "report/compare.h"
+#include "measure/distribution.h"
 #include "measure/kernel_backend.h"
 #include "report/machine.h"
 #include "options.h"
@@ -29,6 +30,8 @@ static void list_routines(FILE *f)
 			copyperf_routine_available(r) ? "" : " (not on this CPU)");
 	}
 	fprintf(f, "# copyperf_memcpy/copyperf_memmove: %s\n", copyperf_describe());
+	fprintf(f, "# call mixes (-d): %s\n",
+		distribution_dir() ? distribution_dir() : "not found (set COPYPERF_DATADIR)");
 }
 
 static int pin_cpu(int cpu, char *err, size_t errlen)
@@ -187,7 +190,7 @@ out:
 	else if (b.ctx)
 		user_backend_close(&b);
 	workloads_free(&ws);
-	if (out != stdout)
+	if (out && out != stdout)
 		fclose(out);
 	return status;
 }

@@ -19,6 +19,22 @@ static void *map(size_t len)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/*
+ * Every byte tells where it belongs; the destinations start out inverted, so a
+ * call that copies nothing is seen. Also the state after a wrong routine: the
+ * next one starts from a known arena, not from what the wrong one left.
+ */
+static void fill(struct replay *rp)
+{
+	const struct call_list *l = rp->l;
+
+	pattern_fill(rp->arena, l->arena, 0, 0);
+	if (l->dst_side != l->src_side)
+		pattern_fill(rp->arena + l->dst_side, l->side, l->dst_side, 1);
+	memcpy(rp->expect, rp->arena, l->arena);
+	rp->arena_passes = rp->expect_passes = 0;
+}
+
 int replay_open(struct replay *rp, const struct call_list *l, char *err, size_t errlen)
 {
 	uint64_t largest = 0;
@@ -38,14 +54,7 @@ int replay_open(struct replay *rp, const struct call_list *l, char *err, size_t 
 		replay_close(rp);
 		return -1;
 	}
-	/*
-	 * Every byte tells where it belongs; the destinations start out inverted, so
-	 * a call that copies nothing is seen.  Writing it also faults every page in.
-	 */
-	pattern_fill(rp->arena, l->arena, 0, 0);
-	if (l->dst_side != l->src_side)
-		pattern_fill(rp->arena + l->dst_side, l->side, l->dst_side, 1);
-	memcpy(rp->expect, rp->arena, l->arena);
+	fill(rp); /* which also faults every page in */
 	return 0;
 }
 
@@ -164,12 +173,15 @@ enum measure_status replay_verify(struct replay *rp, const char *name, copyperf_
 	}
 	/* Each call on its own: the one that went wrong is named, when it does so again. */
 	for (size_t i = 0; i < l->n; i++)
-		if (!check_call(rp, i, name, fn, why, whylen))
+		if (!check_call(rp, i, name, fn, why, whylen)) {
+			fill(rp);
 			return MEASURE_WRONG;
+		}
 	rp->arena_passes++;
 	if (k < l->arena) {
 		snprintf(why, whylen, "%s: after the timed calls, byte %zu of the arena was 0x%02x, "
 			 "expected 0x%02x (no call went wrong on its own)", name, k, got, want);
+		fill(rp);
 		return MEASURE_WRONG;
 	}
 	return MEASURE_OK;
