@@ -52,6 +52,18 @@ else
 	bad "controls missing or far from 1: $(echo $controls)"
 fi
 
+# The dist tables: every shipped mix at both working sets, ns per call, their verdicts.
+"$bench" -p 2 -r 3 dist >"$out" 2>"$err"
+rc=$?
+if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist: exit $rc"; else bad "dist: exit $rc, $(cat "$err")"; fi
+for kind in memcpy memmove; do
+	n=$(grep -cE "^ +${kind}_([0-8]|fleet) (l1|l2) +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x " "$out")
+	[ "$n" -eq 20 ] && ok "dist: 20 $kind rows" || bad "dist: $n $kind rows, not 20"
+	[ "$(grep -cE "^  dist $kind l[12]: .* (met|NOT MET)$" "$out")" -eq 4 ] && ok "dist: 4 $kind verdicts" ||
+		bad "dist: $kind verdicts missing"
+done
+grep -q '^(2 processes x 3 rounds, interleaved; ns per call' "$out" && ok "dist: ns per call" || bad "dist: no unit"
+
 "$bench" -p 1 -r 3 -c rep-movsb l1 >"$out" 2>"$err"
 rc=$?
 if [ $rc -le 1 ] && grep -q 'rep-movsb' "$out" && grep -q '^(3 rounds' "$out"; then
