@@ -8,6 +8,7 @@
 /* Leaf 1 ECX, leaf 7 EBX and EDX bits. */
 #define OSXSAVE (1u << 27)
 #define AVX2 (1u << 5)
+#define BMI2 (1u << 8)
 #define ERMS (1u << 9)
 #define AVX512F (1u << 16)
 #define AVX512BW (1u << 30)
@@ -33,12 +34,16 @@ EARLY static void detect(struct x86_features *f)
 {
 	unsigned r[4], max_leaf;
 	unsigned long long xcr0 = 0;
+	bool amd;
 
 	cpuid(0, 0, r);
 	max_leaf = r[0];
+	amd = r[1] == 0x68747541 && r[3] == 0x69746e65 && r[2] == 0x444d4163; /* AuthenticAMD */
 	if (max_leaf < 1)
 		return;
 	cpuid(1, 0, r);
+	if (amd) /* the base family, plus the extended one when the base is 0xf */
+		f->amd_family = ((r[0] >> 8) & 0xf) + (((r[0] >> 8) & 0xf) == 0xf ? (r[0] >> 20) & 0xff : 0);
 	if (r[2] & OSXSAVE)
 		xcr0 = read_xcr0();
 	if (max_leaf < 7)
@@ -47,8 +52,9 @@ EARLY static void detect(struct x86_features *f)
 	f->erms = r[1] & ERMS;
 	f->fsrm = r[3] & FSRM;
 	f->avx2 = (r[1] & AVX2) && (xcr0 & XCR0_SSE_AVX) == XCR0_SSE_AVX;
+	/* bzhi makes the masks of the small copies */
 	f->avx512 = f->avx2 && (r[1] & AVX512F) && (r[1] & AVX512BW) && (r[1] & AVX512VL) &&
-		    (xcr0 & XCR0_AVX512) == XCR0_AVX512;
+		    (r[1] & BMI2) && (xcr0 & XCR0_AVX512) == XCR0_AVX512;
 }
 
 EARLY const struct x86_features *x86_features(void)

@@ -35,6 +35,7 @@
 struct x86_features {
 	bool avx2, avx512; /* sse2 is the x86-64 baseline; avx512: F, BW and VL, and the OS saves the ZMM state */
 	bool erms, fsrm;         /* fast 'rep movsb' (Enhanced REP MOVSB, Fast Short REP MOV) */
+	unsigned amd_family;     /* AMD's CPU family (0x19: Zen 3 and 4, 0x1a: Zen 5), 0 on others */
 };
 
 /* Reads CPUID and XGETBV once. */
