@@ -4,12 +4,12 @@
  * that includes it defines VEC_SIZE, VEC_ISA (the name suffix), VEC_TARGET
  * (the compiler target), vec_t and the VEC_LOAD/STOREU/STOREA/STREAM
  * operations, and may replace the copy of 2 to 4 vectors (VEC_UPTO_4V) and
- * that of 0 to 1 vector (VEC_SMALL, where the ISA has byte masks); it gets
+ * that of 0 to 64 bytes (VEC_SMALL, where the ISA has byte masks); it gets
  * copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
- * Pieces, by size: up to one vector, one masked move (VEC_SMALL), else below
- * one vector the narrower blocks (vec_blocks.h); up to 8 vectors,
- * overlapping vectors from both ends; above, non-temporal
+ * Pieces, by size: up to 64 bytes, one masked move (VEC_SMALL) or four
+ * overlapping ones (vec_blocks.h); up to 8 vectors, overlapping vectors
+ * from both ends; above, non-temporal
  * stores from their threshold, else 'rep movsb' in its window (disjoint
  * buffers only, both), else a 4-vector loop with the destination aligned,
  * forward or backward.
@@ -24,23 +24,6 @@
 #define NAME(base, isa) CAT(base, isa)
 #define LINE 64 /* cache line: non-temporal stores fill whole lines */
 #define NT_PREFETCH 4096 /* how far ahead the non-temporal loop prefetches the source */
-
-VEC_INLINE void copy_below_vec(unsigned char *d, const unsigned char *s, size_t n)
-{
-#if VEC_SIZE > 32
-	if (n >= 32) {
-		copy_32_64(d, s, n);
-		return;
-	}
-#endif
-#if VEC_SIZE > 16
-	if (n >= 16) {
-		copy_16_32(d, s, n);
-		return;
-	}
-#endif
-	copy_below16(d, s, n);
-}
 
 /* Four vectors to an aligned destination, all loads first; stream: non-temporal stores. */
 VEC_INLINE void copy_4vec_aligned(unsigned char *d, const unsigned char *s, int stream)
@@ -75,6 +58,11 @@ VEC_INLINE void copy_upto_4vec(unsigned char *d, const unsigned char *s, size_t 
 
 #ifndef VEC_UPTO_4V
 #define VEC_UPTO_4V copy_upto_4vec
+#endif
+
+#ifndef VEC_SMALL
+#define VEC_SMALL copy_upto_64
+#define VEC_SMALL_MAX 64
 #endif
 
 /* Copies 8V < n bytes forward; correct for dst below src even if they overlap. Returns dst. */
@@ -239,15 +227,12 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	 */
 	__asm__("" : "+a"(dst));
 
-#ifdef VEC_SMALL
 	if (__builtin_expect(n <= VEC_SMALL_MAX, 1)) { /* most calls of a real mix: first, in line */
 		VEC_SMALL(d, s, n);
 		return dst;
 	}
-#endif
-	if (n < V) {
-		copy_below_vec(d, s, n);
-	} else if (n <= 2 * V) {
+	/* At this point: n > 64 >= V. */
+	if (n <= 2 * V) {
 		vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + n - V);
 
 		VEC_STOREU(d, a);
