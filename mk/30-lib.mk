@@ -95,6 +95,16 @@ COPYBENCH_OBJ := $(addprefix $(BUILD)/src/,stats/mann_whitney.o stats/stats.o si
 $(COPYBENCH): $(BUILD)/bench/copybench.o $(COPYBENCH_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# What masked moves cost on this CPU (BENCHMARKS.md, "Call mixes"); x86-64 with AVX-512 only.
+MASKED_OPS := $(BUILD)/bench/masked_ops
+$(BUILD)/bench/masked_ops.o: ALL_CFLAGS += -Isrc
+$(MASKED_OPS): $(BUILD)/bench/masked_ops.o $(BUILD)/src/stats/stats.o $(LIB_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: bench-masked
+bench-masked: $(MASKED_OPS)
+	$(MASKED_OPS)
+
 .PHONY: bench
 bench: $(COPYBENCH)
 	@echo "machine: $$(uname -srm), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"\

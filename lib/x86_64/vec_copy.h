@@ -3,8 +3,9 @@
  * One x86-64 memcpy/memmove, written once for any vector width.  The file
  * that includes it defines VEC_SIZE, VEC_ISA (the name suffix), VEC_TARGET
  * (the compiler target), vec_t and the VEC_LOAD/STOREU/STOREA/STREAM
- * operations, and may replace the copy of 2 to 4 vectors (VEC_UPTO_4V) and
- * that of 0 to 64 bytes (VEC_SMALL, where the ISA has byte masks); it gets
+ * operations, and may replace the copy of 2 to 4 vectors (VEC_UPTO_4V) and,
+ * where the ISA has byte masks, that of up to 64 bytes (VEC_SMALL, for the
+ * calls VEC_SMALL_FITS says it may take); it gets
  * copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
  * Pieces, by size: up to 64 bytes, one masked move (VEC_SMALL) or four
@@ -60,10 +61,6 @@ VEC_INLINE void copy_upto_4vec(unsigned char *d, const unsigned char *s, size_t 
 #define VEC_UPTO_4V copy_upto_4vec
 #endif
 
-#ifndef VEC_SMALL
-#define VEC_SMALL copy_upto_64
-#define VEC_SMALL_MAX 64
-#endif
 
 /* Copies 8V < n bytes forward; correct for dst below src even if they overlap. Returns dst. */
 static VEC_FN void *copy_forward(unsigned char *d, const unsigned char *s, size_t n)
@@ -216,7 +213,8 @@ static __attribute__((noinline)) VEC_FN void *copy_large_memmove(unsigned char *
 	return copy_large(d, s, n, 1);
 }
 
-VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
+/* Every size but the calls VEC_SMALL takes. */
+VEC_INLINE void *copy_rest(void *dst, const void *src, size_t n, int is_move)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
@@ -226,9 +224,8 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	 * its own, not in a jump to a shared 'mov; ret' (which cost a cycle a call).
 	 */
 	__asm__("" : "+a"(dst));
-
-	if (__builtin_expect(n <= VEC_SMALL_MAX, 1)) { /* most calls of a real mix: first, in line */
-		VEC_SMALL(d, s, n);
+	if (n <= 64) {
+		copy_upto_64(d, s, n);
 		return dst;
 	}
 	/* At this point: n > 64 >= V. */
@@ -258,6 +255,33 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	}
 	return dst;
 }
+
+#ifdef VEC_SMALL
+/*
+ * With byte masks the entry is the masked move and a jump: nothing else, so
+ * that the compiler lays out the common calls as the straight line in front.
+ */
+static __attribute__((noinline, aligned(64))) VEC_FN void *copy_rest_memcpy(void *dst, const void *src, size_t n)
+{
+	return copy_rest(dst, src, n, 0);
+}
+
+static __attribute__((noinline, aligned(64))) VEC_FN void *copy_rest_memmove(void *dst, const void *src, size_t n)
+{
+	return copy_rest(dst, src, n, 1);
+}
+
+VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
+{
+	if (__builtin_expect(VEC_SMALL_FITS(dst, src, n), 1)) {
+		VEC_SMALL(dst, src, n);
+		return dst;
+	}
+	return is_move ? copy_rest_memmove(dst, src, n) : copy_rest_memcpy(dst, src, n);
+}
+#else
+#define copy copy_rest
+#endif
 
 /*
  * Entries on a cache line of their own, so that where the linker puts them does
