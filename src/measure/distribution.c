@@ -284,7 +284,7 @@ static int read_lines(struct reader *r, struct dist_value *v[3], size_t n[3])
 	struct stat st;
 	int end = '\n';
 
-	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > MAX_FILE)
+	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > MAX_FILE)
 		return too_large(r);
 	for (unsigned line = 1; line <= 3; line++)
 		if (read_line(r, line, &v[line - 1], &n[line - 1], &end))

@@ -111,7 +111,8 @@ static bool check_call(struct replay *rp, size_t i, const char *name, copyperf_c
 {
 	const struct call *c = &rp->l->calls[i];
 	unsigned char *base = rp->arena, *d = base + c->dst - GUARD, *s = base + c->src - GUARD;
-	size_t n = c->size, win = n + 2 * GUARD, k;
+	/* call_list_build keeps sizes to CALL_MAX_SIZE: saying so lets a 32-bit compiler see the bound */
+	size_t n = c->size <= CALL_MAX_SIZE ? c->size : CALL_MAX_SIZE, win = n + 2 * GUARD, k;
 	char call[120];
 	void *ret;
 
