@@ -9,3 +9,9 @@
 #define VEC_STOREA(p, v) _mm256_store_si256((__m256i *)(p), (v))
 #define VEC_STREAM(p, v) _mm256_stream_si256((__m256i *)(p), (v))
 #include "vec_copy.h"
+
+/* The AVX2 forward loop, for the AVX-512 variant too (x86_copy.h). */
+VEC_FN void *x86_forward_avx2(unsigned char *d, const unsigned char *s, size_t n)
+{
+	return copy_forward(d, s, n);
+}

@@ -69,6 +69,7 @@ copy_masked_64(unsigned char *d, const unsigned char *s, size_t n)
 }
 
 #define VEC_UPTO_4V copy_128_256
+#define VEC_FORWARD x86_forward_avx2
 #define VEC_SMALL copy_masked_64
 #define VEC_SMALL_FITS masked_move_fits
 #include "vec_copy.h"

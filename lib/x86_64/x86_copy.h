@@ -84,6 +84,9 @@ X86_VARIANT(sse2);
 X86_VARIANT(avx2);
 X86_VARIANT(avx512);
 
+/* The AVX2 variant's forward loop, n > 256 bytes (copy_avx2.c). */
+void *x86_forward_avx2(unsigned char *d, const unsigned char *s, size_t n);
+
 /* The string copy alone, a routine in the registry (rep_movsb.c). */
 void *copyperf_rep_movsb(void *dst, const void *src, size_t n);
 
