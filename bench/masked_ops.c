@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 	memset(map, 1, 3 * page);
 	memset(map + 4 * page, 1, page);
 	a = map + 64;
-	b = map + page + 64;
+	b = map + page + 2048 + 64; /* not at a's page offset: no 4 KiB aliasing between them */
 	edge_src = map + 3 * page - 8; /* 8 bytes mapped, the 56 after them not */
 	edge_dst = map + 5 * page - 8;
 	printf("ns per 64-byte move (load and store), median of %d runs of %d\n", RUNS, MOVES);
