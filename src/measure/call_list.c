@@ -141,6 +141,8 @@ int call_list_build(struct call_list *l, const struct distribution *d, uint64_t 
 		c->src = (uint32_t)(l->src_side + src);
 		c->dst = (uint32_t)(l->dst_side + dst);
 		l->bytes += c->size;
+		if (c->size > l->largest)
+			l->largest = c->size;
 		l->overlapping += move && overlap(src, dst, c->size);
 	}
 	return 0;

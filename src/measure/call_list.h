@@ -32,6 +32,7 @@ struct call_list {
 	size_t src_side, dst_side; /* where the sides start (the same one for memmove) */
 	size_t arena;         /* bytes of the arena, canary pages included */
 	uint64_t bytes;       /* the calls' sizes added up */
+	uint64_t largest;     /* the largest size a call has */
 	size_t overlapping;   /* calls whose source and destination overlap */
 };
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,17 +38,12 @@ static void fill(struct replay *rp)
 
 int replay_open(struct replay *rp, const struct call_list *l, char *err, size_t errlen)
 {
-	uint64_t largest = 0;
-
 	memset(rp, 0, sizeof(*rp));
 	rp->l = l;
-	for (size_t i = 0; i < l->n; i++)
-		if (l->calls[i].size > largest)
-			largest = l->calls[i].size;
 	rp->arena = map(l->arena);
 	rp->expect = map(l->arena);
-	rp->before = malloc(largest + 2 * GUARD);
-	rp->source = malloc(largest + 2 * GUARD);
+	rp->before = malloc(l->largest + 2 * GUARD);
+	rp->source = malloc(l->largest + 2 * GUARD);
 	if (!rp->arena || !rp->expect || !rp->before || !rp->source) {
 		snprintf(err, errlen, "--distribution: cannot allocate the %zu bytes of a replay: %s",
 			 2 * l->arena, strerror(errno ? errno : ENOMEM));
@@ -87,15 +83,6 @@ double replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t passes)
 	return (double)(now_ns() - t0) * 1e-9;
 }
 
-/* "call 12 (size 37, source +4101, destination +8200)": offsets from the start of their sides. */
-static int name_call(char *buf, size_t len, const struct call_list *l, size_t i)
-{
-	const struct call *c = &l->calls[i];
-
-	return snprintf(buf, len, "call %zu of %zu (size %u, source +%zu, destination +%zu)", i,
-			l->n, c->size, c->src - l->src_side, c->dst - l->dst_side);
-}
-
 static size_t first_difference(const unsigned char *a, const unsigned char *b, size_t n)
 {
 	size_t k = 0;
@@ -105,47 +92,65 @@ static size_t first_difference(const unsigned char *a, const unsigned char *b, s
 	return k;
 }
 
+/*
+ * Why call i went wrong, as "NAME: call 12 of 65536 (size 37, source +4101,
+ * destination +8200)" and what: offsets from the start of their sides.
+ */
+static bool call_wrong(const struct call_list *l, size_t i, const char *name, char *why,
+		       size_t whylen, const char *what_fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static bool call_wrong(const struct call_list *l, size_t i, const char *name, char *why,
+		       size_t whylen, const char *what_fmt, ...)
+{
+	const struct call *c = &l->calls[i];
+	int w = snprintf(why, whylen, "%s: call %zu of %zu (size %u, source +%zu, destination +%zu)",
+			 name, i, l->n, c->size, c->src - l->src_side, c->dst - l->dst_side);
+	va_list ap;
+
+	if (w > 0 && (size_t)w < whylen) {
+		va_start(ap, what_fmt);
+		vsnprintf(why + w, whylen - (size_t)w, what_fmt, ap);
+		va_end(ap);
+	}
+	return false;
+}
+
 /* One call of the list made on its own and checked; false with the reason in why. */
 static bool check_call(struct replay *rp, size_t i, const char *name, copyperf_copy_fn fn,
 		       char *why, size_t whylen)
 {
-	const struct call *c = &rp->l->calls[i];
+	const struct call_list *l = rp->l;
+	const struct call *c = &l->calls[i];
 	unsigned char *base = rp->arena, *d = base + c->dst - GUARD, *s = base + c->src - GUARD;
 	/* call_list_build keeps sizes to CALL_MAX_SIZE: saying so lets a 32-bit compiler see the bound */
 	size_t n = c->size <= CALL_MAX_SIZE ? c->size : CALL_MAX_SIZE, win = n + 2 * GUARD, k;
-	char call[120];
 	void *ret;
 
 	/* The canary pages around the sides keep both windows inside the arena. */
 	memcpy(rp->before, d, win);
 	memcpy(rp->source, s, win);
 	ret = fn(base + c->dst, base + c->src, n);
-	name_call(call, sizeof(call), rp->l, i);
-	if (ret != base + c->dst) {
-		snprintf(why, whylen, "%s: %s returned %p, not the destination", name, call, ret);
-		return false;
-	}
+	if (ret != base + c->dst)
+		return call_wrong(l, i, name, why, whylen, " returned %p, not the destination", ret);
 	/* Around the source, what the destination's window does not cover is as it was. */
-	for (k = 0; k < win; k++)
-		if ((s + k < d || s + k >= d + win) && s[k] != rp->source[k]) {
-			snprintf(why, whylen, "%s: %s changed the byte at %+ld from the source", name,
-				 call, (long)k - GUARD);
-			return false;
-		}
+	if (memcmp(s, rp->source, win))
+		for (k = 0; k < win; k++)
+			if ((s + k < d || s + k >= d + win) && s[k] != rp->source[k])
+				return call_wrong(l, i, name, why, whylen,
+						  " changed the byte at %+ld from the source",
+						  (long)k - GUARD);
 	memcpy(rp->before + GUARD, rp->source + GUARD, n); /* what the window must hold now */
-	k = first_difference(d, rp->before, win);
-	if (k == win)
+	if (!memcmp(d, rp->before, win))
 		return true;
+	k = first_difference(d, rp->before, win);
 	if (k < GUARD)
-		snprintf(why, whylen, "%s: %s wrote %zu bytes before the destination", name, call,
-			 GUARD - k);
-	else if (k >= GUARD + n)
-		snprintf(why, whylen, "%s: %s wrote past the destination, at +%zu", name, call,
-			 k - GUARD);
-	else
-		snprintf(why, whylen, "%s: %s: wrong byte at +%zu: 0x%02x, expected 0x%02x", name,
-			 call, k - GUARD, d[k], rp->before[k]);
-	return false;
+		return call_wrong(l, i, name, why, whylen, " wrote %zu bytes before the destination",
+				  GUARD - k);
+	if (k >= GUARD + n)
+		return call_wrong(l, i, name, why, whylen, " wrote past the destination, at +%zu",
+				  k - GUARD);
+	return call_wrong(l, i, name, why, whylen, ": wrong byte at +%zu: 0x%02x, expected 0x%02x",
+			  k - GUARD, d[k], rp->before[k]);
 }
 
 /* Brings expect up to what the arena must hold: memmove's calls change their own sources. */
