@@ -158,13 +158,10 @@ static double measure_large(copy_fn fn, size_t size, const struct buffers *b)
 static double measure_dist(copy_fn fn, size_t row, const struct buffers *b)
 {
 	copy_fn volatile call = fn;
-	copy_fn f = call;
-	unsigned char *base = b->arena;
 	double t0 = now();
 
 	(void)row;
-	for (const struct call *c = b->calls->calls, *end = c + b->calls->n; c < end; c++)
-		f(base + c->dst, base + c->src, c->size);
+	call_list_pass(b->arena, b->calls, call);
 	return (now() - t0) / (double)b->calls->n;
 }
 
@@ -201,7 +198,7 @@ struct table {
 
 /* A dist table's rows, made when the program starts: the same in every process. */
 struct mix_rows {
-	struct distribution dists[MAX_SIZES];
+	struct distribution *dists;
 	unsigned n_dists, n_ws;
 	uint64_t ws[2];
 	char labels[MAX_SIZES][32];
@@ -268,21 +265,13 @@ static int load_mixes(unsigned t, char *err, size_t errlen)
 {
 	const struct table *tb = &tables[t];
 	struct mix_rows *m = &mixes[t];
-	char **names = NULL, **paths = NULL;
+	char *word = (char *)tb->mixes;
 	size_t n = 0;
-	int status = distribution_expand(tb->mixes, &names, &paths, &n, err, errlen);
+	int status = distribution_load(&word, 1, &m->dists, &n, err, errlen);
 
-	for (size_t i = 0; i < n && !status && i < MAX_SIZES / 2; i++) {
-		status = distribution_read(&m->dists[i], paths[i], names[i], err, errlen);
-		m->n_dists += status == 0;
+	m->n_dists = n < MAX_SIZES / 2 ? (unsigned)n : MAX_SIZES / 2;
+	for (unsigned i = 0; i < m->n_dists; i++)
 		m->move |= m->dists[i].kind == DIST_MEMMOVE;
-	}
-	for (size_t i = 0; i < n; i++) {
-		free(names[i]);
-		free(paths[i]);
-	}
-	free(names);
-	free(paths);
 	for (unsigned k = 0; k < 2 && tb->wsets[k] && !status; k++) {
 		m->ws[k] = working_set_bytes(tb->wsets[k], err, errlen);
 		status = m->ws[k] ? 0 : -1;
@@ -298,10 +287,10 @@ static int load_mixes(unsigned t, char *err, size_t errlen)
 static void load_row(unsigned t, unsigned r, struct call_list *l, struct buffers *b)
 {
 	const struct mix_rows *m = &mixes[t];
-	uint64_t ws = m->ws[r % m->n_ws], calls = ws / 64 > CALL_LIST_CALLS ? ws / 64 : CALL_LIST_CALLS;
+	uint64_t ws = m->ws[r % m->n_ws];
 	char err[256];
 
-	if (call_list_build(l, &m->dists[r / m->n_ws], ws, DIST_SEED, (size_t)calls, err,
+	if (call_list_build(l, &m->dists[r / m->n_ws], ws, DIST_SEED, call_list_calls(ws), err,
 			    sizeof(err))) {
 		fprintf(stderr, "copybench: %s\n", err);
 		exit(1);

@@ -53,13 +53,18 @@ static uint64_t draw_align(const struct distribution *d, struct rng *r)
 }
 
 /*
- * An offset whose largest power-of-two divisor is a (a multiple of a from 64
- * up: recordings stop counting there), placed at random so that n bytes from
- * it stay inside span when they can; else the first such offset.
+ * Offsets whose largest power-of-two divisor is a (a multiple of a from 64
+ * up: recordings stop counting there): the first one, and one placed at
+ * random so that n bytes from it stay inside span when they can.
  */
+static uint64_t first_offset(uint64_t a)
+{
+	return a < 64 ? a : 0;
+}
+
 static uint64_t place(struct rng *r, uint64_t span, uint64_t n, uint64_t a)
 {
-	uint64_t step = a < 64 ? 2 * a : a, first = a < 64 ? a : 0;
+	uint64_t step = a < 64 ? 2 * a : a, first = first_offset(a);
 
 	if (first + n > span)
 		return first;
@@ -90,7 +95,7 @@ static uint64_t place_apart(struct rng *r, uint64_t span, uint64_t src, uint64_t
 		if (!overlap(src, dst, n))
 			return dst;
 	}
-	return round_up(src + n, 64) + (a < 64 ? a : 0);
+	return round_up(src + n, 64) + first_offset(a);
 }
 
 int call_list_build(struct call_list *l, const struct distribution *d, uint64_t working_set,

@@ -36,8 +36,9 @@ struct call_list {
 	size_t overlapping;   /* calls whose source and destination overlap */
 };
 
-/* Calls a list holds unless told otherwise: far more than a branch predictor learns. */
+/* The fewest calls a list holds: far more than a branch predictor learns. */
 #define CALL_LIST_CALLS 65536
+#define CALL_LIST_MAX_CALLS (1u << 22)
 
 /* The largest size a call may have: offsets are 32-bit. */
 #define CALL_MAX_SIZE (1ull << 30)
@@ -50,6 +51,26 @@ struct call_list {
 int call_list_build(struct call_list *l, const struct distribution *d, uint64_t working_set,
 		    uint64_t seed, size_t n, char *err, size_t errlen);
 void call_list_free(struct call_list *l);
+
+/*
+ * The calls a list over working_set bytes holds: one per cache line of it, so
+ * that a pass touches every line, from CALL_LIST_CALLS to CALL_LIST_MAX_CALLS.
+ */
+static inline size_t call_list_calls(uint64_t working_set)
+{
+	uint64_t lines = working_set / 64;
+
+	return lines < CALL_LIST_CALLS ? CALL_LIST_CALLS :
+	       lines > CALL_LIST_MAX_CALLS ? CALL_LIST_MAX_CALLS : (size_t)lines;
+}
+
+/* Makes every call of l once with fn, its offsets from base: the replay's timed loop. */
+static inline void call_list_pass(unsigned char *base, const struct call_list *l,
+				  void *(*fn)(void *, const void *, size_t))
+{
+	for (const struct call *c = l->calls, *end = c + l->n; c < end; c++)
+		fn(base + c->dst, base + c->src, c->size);
+}
 
 /* Mean bytes per call. */
 static inline double call_list_mean(const struct call_list *l)

@@ -561,3 +561,42 @@ int distribution_expand(const char *word, char ***names, char ***paths, size_t *
 	}
 	return 0;
 }
+
+int distribution_load(char *const *words, size_t n_words, struct distribution **out, size_t *n,
+		      char *err, size_t errlen)
+{
+	char **names = NULL, **paths = NULL;
+	size_t found = 0, read = 0;
+	int status = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; i < n_words && !status; i++)
+		status = distribution_expand(words[i], &names, &paths, &found, err, errlen);
+	if (!status && !(*out = calloc(found + 1, sizeof(**out)))) {
+		snprintf(err, errlen, "--distribution: out of memory");
+		status = -1;
+	}
+	for (; read < found && !status; read++)
+		status = distribution_read(&(*out)[read], paths[read], names[read], err, errlen);
+	for (size_t i = 0; i < found; i++) {
+		free(names[i]);
+		free(paths[i]);
+	}
+	free(names);
+	free(paths);
+	if (status) { /* the one that failed left itself zeroed */
+		distributions_free(*out, read);
+		*out = NULL;
+		return -1;
+	}
+	*n = found;
+	return 0;
+}
+
+void distributions_free(struct distribution *d, size_t n)
+{
+	for (size_t i = 0; d && i < n; i++)
+		distribution_free(&d[i]);
+	free(d);
+}

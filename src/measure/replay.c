@@ -65,12 +65,6 @@ void replay_close(struct replay *rp)
 	memset(rp, 0, sizeof(*rp));
 }
 
-static void pass(unsigned char *base, const struct call_list *l, copyperf_copy_fn fn)
-{
-	for (const struct call *c = l->calls, *end = c + l->n; c < end; c++)
-		fn(base + c->dst, base + c->src, c->size);
-}
-
 double replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t passes)
 {
 	uint64_t t0;
@@ -78,7 +72,7 @@ double replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t passes)
 	__asm__ volatile("" : "+r"(fn)); /* the compiler may not see which function this is */
 	t0 = now_ns();
 	for (uint64_t p = 0; p < passes; p++)
-		pass(rp->arena, rp->l, fn);
+		call_list_pass(rp->arena, rp->l, fn);
 	rp->arena_passes += passes;
 	return (double)(now_ns() - t0) * 1e-9;
 }
@@ -160,7 +154,7 @@ static void advance_expect(struct replay *rp)
 		rp->arena_passes ? 1 : 0; /* memcpy: sources never change, one pass says all */
 
 	for (; rp->expect_passes < want; rp->expect_passes++)
-		pass(rp->expect, rp->l, memmove);
+		call_list_pass(rp->expect, rp->l, memmove);
 }
 
 enum measure_status replay_verify(struct replay *rp, const char *name, copyperf_copy_fn fn,

@@ -2,9 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sweep.h"
-
 #include "call_list.h"
+#include "sweep.h"
 
 bool sweep_runs(const struct backend *b, size_t r, const struct workload *w)
 {
@@ -14,6 +13,8 @@ bool sweep_runs(const struct backend *b, size_t r, const struct workload *w)
 static void init_point(struct point_result *p, const struct options *o, const struct backend *b,
 		       size_t r, const struct workload *w)
 {
+	uint64_t passes;
+
 	memset(p, 0, sizeof(*p));
 	p->routine = b->routine_names[r];
 	p->space = b->space;
@@ -27,8 +28,9 @@ static void init_point(struct point_result *p, const struct options *o, const st
 	p->distribution = w->distribution;
 	p->working_set_name = w->working_set_name;
 	p->working_set = w->working_set;
-	p->calls = call_list_passes(w->calls, o->total) * w->calls->n;
-	p->total = call_list_passes(w->calls, o->total) * w->calls->bytes;
+	passes = call_list_passes(w->calls, o->total);
+	p->calls = passes * w->calls->n;
+	p->total = passes * w->calls->bytes;
 }
 
 /* One measurement of one point; a wrong copy marks the point FAILED for good. */
@@ -52,6 +54,7 @@ int sweep_run(const struct options *o, struct backend *b, const struct workload 
 	      char *why, size_t whylen)
 {
 	size_t nr = b->n_routines, np = 0, steps, done = 0;
+	int status = -1;
 	/* at[r * nw + i]: routine r's result for workload i, or NULL where it does not run */
 	struct point_result **at = calloc(nr * nw + 1, sizeof(*at));
 	struct point_result *res = calloc(nr * nw + 1, sizeof(*res));
@@ -109,11 +112,10 @@ int sweep_run(const struct options *o, struct backend *b, const struct workload 
 				summarize(p->samples, p->repeats, &p->seconds);
 		}
 	}
-	free(at);
-	return 0;
+	status = 0;
 fail:
 	free(at);
-	return -1;
+	return status;
 }
 
 void *backend_start(struct backend *b, size_t ctx_size, char *err, size_t errlen)

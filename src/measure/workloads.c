@@ -6,10 +6,6 @@
 #include "sizes.h"
 #include "workloads.h"
 
-/* One call per cache line of the working set: every line of it is touched in a pass. */
-#define LINE 64
-#define MAX_CALLS (1u << 22)
-
 uint64_t working_set_bytes(const char *word, char *err, size_t errlen)
 {
 	static const struct {
@@ -35,32 +31,6 @@ uint64_t working_set_bytes(const char *word, char *err, size_t errlen)
 	return v;
 }
 
-static int add_dists(struct workloads *ws, const struct options *o, char *err, size_t errlen)
-{
-	char **names = NULL, **paths = NULL;
-	size_t n = 0;
-	int status = 0;
-
-	for (size_t i = 0; i < o->n_distributions && !status; i++)
-		status = distribution_expand(o->distributions[i], &names, &paths, &n, err, errlen);
-	ws->dists = status ? NULL : calloc(n + 1, sizeof(*ws->dists));
-	if (!status && !ws->dists) {
-		snprintf(err, errlen, "--distribution: out of memory");
-		status = -1;
-	}
-	for (size_t i = 0; i < n && !status; i++) {
-		status = distribution_read(&ws->dists[i], paths[i], names[i], err, errlen);
-		ws->n_dists += status == 0;
-	}
-	for (size_t i = 0; i < n; i++) {
-		free(names[i]);
-		free(paths[i]);
-	}
-	free(names);
-	free(paths);
-	return status;
-}
-
 static int add_working_sets(struct workloads *ws, const struct options *o, char *err,
 			    size_t errlen)
 {
@@ -80,7 +50,9 @@ static int add_working_sets(struct workloads *ws, const struct options *o, char 
 static int build_replays(struct workloads *ws, const struct options *o, char *err,
 			 size_t errlen)
 {
-	if (add_dists(ws, o, err, errlen) || add_working_sets(ws, o, err, errlen))
+	if (distribution_load(o->distributions, o->n_distributions, &ws->dists, &ws->n_dists, err,
+			      errlen) ||
+	    add_working_sets(ws, o, err, errlen))
 		return -1;
 	ws->w = calloc(ws->n_dists * ws->n_ws + 1, sizeof(*ws->w));
 	ws->lists = calloc(ws->n_dists * ws->n_ws + 1, sizeof(*ws->lists));
@@ -91,12 +63,10 @@ static int build_replays(struct workloads *ws, const struct options *o, char *er
 	for (size_t d = 0; d < ws->n_dists; d++)
 		for (size_t k = 0; k < ws->n_ws; k++) {
 			struct workload *w = &ws->w[ws->n];
-			uint64_t bytes = ws->ws_bytes[k], calls = bytes / LINE;
+			uint64_t bytes = ws->ws_bytes[k];
 
-			calls = calls < CALL_LIST_CALLS ? CALL_LIST_CALLS :
-				calls > MAX_CALLS ? MAX_CALLS : calls;
 			if (call_list_build(&ws->lists[ws->n], &ws->dists[d], bytes, o->seed,
-					    (size_t)calls, err, errlen))
+					    call_list_calls(bytes), err, errlen))
 				return -1;
 			w->calls = &ws->lists[ws->n++];
 			w->distribution = ws->dists[d].name;
@@ -125,10 +95,8 @@ void workloads_free(struct workloads *ws)
 {
 	for (size_t i = 0; ws->lists && i < ws->n; i++)
 		call_list_free(&ws->lists[i]);
-	for (size_t i = 0; i < ws->n_dists; i++)
-		distribution_free(&ws->dists[i]);
+	distributions_free(ws->dists, ws->n_dists);
 	free(ws->lists);
-	free(ws->dists);
 	free(ws->ws_bytes);
 	free(ws->w);
 	memset(ws, 0, sizeof(*ws));

@@ -20,35 +20,21 @@
 #define PAGE 4096
 
 /* The distributions, read once: memcpy's mixes for every subject, memmove's for memmoves. */
-static struct distribution mixes[32];
+static struct distribution *mixes;
 static size_t n_mixes;
 static int load_failed;
 
 static int load_mixes(void)
 {
-	char **names = NULL, **paths = NULL, err[512];
-	size_t n = 0;
+	char *all = "all", err[512];
 
-	if (n_mixes || load_failed)
+	if (mixes || load_failed)
 		return !load_failed;
-	if (distribution_expand("all", &names, &paths, &n, err, sizeof(err))) {
+	if (distribution_load(&all, 1, &mixes, &n_mixes, err, sizeof(err))) {
 		printf("FAIL call mixes: %s (set COPYPERF_DATADIR to copyperf's share directory)\n",
 		       err);
 		load_failed = 1;
 	}
-	for (size_t i = 0; i < n && !load_failed && n_mixes < 32; i++)
-		if (distribution_read(&mixes[n_mixes], paths[i], names[i], err, sizeof(err))) {
-			printf("FAIL call mixes: %s\n", err);
-			load_failed = 1;
-		} else {
-			n_mixes++;
-		}
-	for (size_t i = 0; i < n; i++) {
-		free(names[i]);
-		free(paths[i]);
-	}
-	free(names);
-	free(paths);
 	return !load_failed;
 }
 
