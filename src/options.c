@@ -9,6 +9,7 @@
 #include <string.h>
 #include "options.h"
 #include "sizes.h"
+#include "measure/workloads.h"
 
 #define DEFAULT_TOTAL (32ull << 20)
 #define DEFAULT_BUFFER (64ull << 10)
@@ -211,7 +212,7 @@ static int check_working_sets(const struct options *o, char *err, size_t errlen)
 		char why[160];
 		uint64_t v;
 
-		if (!strcmp(w, "l1") || !strcmp(w, "l2") || !strcmp(w, "llc") || !strcmp(w, "cold"))
+		if (working_set_is_level(w))
 			continue;
 		if (parse_size(w, &v, why, sizeof(why)))
 			return fail(err, errlen, "--working-set: '%s' is not l1, l2, llc, cold or a size",

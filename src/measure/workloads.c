@@ -6,18 +6,28 @@
 #include "sizes.h"
 #include "workloads.h"
 
+static const struct {
+	const char *name;
+	unsigned level; /* 0: the last */
+	uint64_t num, den;
+} levels[] = {
+	{ "l1", 1, 3, 4 }, { "l2", 2, 1, 2 }, { "llc", 0, 1, 2 }, { "cold", 0, 2, 1 },
+};
+#define N_LEVELS (sizeof(levels) / sizeof(levels[0]))
+
+bool working_set_is_level(const char *word)
+{
+	for (size_t i = 0; i < N_LEVELS; i++)
+		if (!strcmp(word, levels[i].name))
+			return true;
+	return false;
+}
+
 uint64_t working_set_bytes(const char *word, char *err, size_t errlen)
 {
-	static const struct {
-		const char *name;
-		unsigned level; /* 0: the last */
-		uint64_t num, den;
-	} levels[] = {
-		{ "l1", 1, 3, 4 }, { "l2", 2, 1, 2 }, { "llc", 0, 1, 2 }, { "cold", 0, 2, 1 },
-	};
 	uint64_t v;
 
-	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+	for (size_t i = 0; i < N_LEVELS; i++) {
 		if (strcmp(word, levels[i].name))
 			continue;
 		v = cache_data_size(levels[i].level);

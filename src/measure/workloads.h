@@ -6,6 +6,7 @@
 #ifndef COPYPERF_WORKLOADS_H
 #define COPYPERF_WORKLOADS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "call_list.h"
 #include "distribution.h"
@@ -30,6 +31,9 @@ struct workloads {
  * err, when the machine does not say how large that cache is.
  */
 uint64_t working_set_bytes(const char *word, char *err, size_t errlen);
+
+/* Whether word names a cache level (l1, l2, llc, cold) rather than a size. */
+bool working_set_is_level(const char *word);
 
 /* Builds the workloads o asks for.  Returns 0, or -1 with a one-line reason (bad input). */
 int workloads_build(struct workloads *ws, const struct options *o, char *err, size_t errlen);

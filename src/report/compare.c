@@ -243,14 +243,14 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 	    a->align_src != b->align_src || a->align_dst != b->align_dst)
 		printf("note: A and B were measured with different options (cache, total, buffer or "
 		       "align), so their difference is partly the options'\n");
-	if (replay)
+	if (replay) {
 		call_lists_note(a, b);
-	if (replay)
 		printf("time: median ns per call of each point's repeats, +- half their range;\n"
 		       "B/A: A's time over B's, a speed ratio; below 1: B is slower\n");
-	else
+	} else {
 		printf("speed: median of each point's repeats, MB/s = 2^20 bytes/s, +- half their "
 		       "range;\nB/A below 1: B is slower\n");
+	}
 	/* a time and its speed rank alike: the test is the same either way */
 	printf("test: Mann-Whitney U, two-sided, on %s %s; '*' where p < %.2f\n\n",
 	       a->runs > 1 && b->runs > 1 ? "each run's median" : "the repeats'",
