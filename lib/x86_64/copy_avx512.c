@@ -38,20 +38,19 @@ copy_128_256(unsigned char *d, const unsigned char *s, size_t n)
 }
 
 /*
- * Whether a masked move of 1..64 bytes may be made at s and d: n is not 0 (a
+ * Whether a masked move of n <= 64 bytes may be made at s and d: n is not 0 (a
  * copy of 0 bytes may come with any pointers, NULL too) and neither 64-byte
  * window runs into the next page. A masked-off byte in an unmapped or
- * read-only page costs a suppressed fault, 600-800 ns on Zen 4
+ * read-only page costs a suppressed fault, 500-800 ns on Zen 4
  * (bench/masked_ops.c); a window runs into the next page for 1.5% of random
- * pointers, and those take the plain moves (so does one that ends exactly at
- * a page's end: one in 4096, for a cheaper test).
+ * pointers, and those take the plain moves.
  */
 ALWAYS_INLINE int masked_move_fits(const void *d, const void *s, size_t n)
 {
 	uintptr_t ps = (uintptr_t)s, pd = (uintptr_t)d;
 
-	/* adding 64 carries into the page number: the window reaches (or ends at) the next page */
-	return n - 1 < 64 && !((((ps + 64) ^ ps) | ((pd + 64) ^ pd)) & 4096);
+	/* the window's last byte is in another page: adding 63 changes the page number */
+	return n && !((((ps + 63) ^ ps) | ((pd + 63) ^ pd)) & 4096);
 }
 
 /*

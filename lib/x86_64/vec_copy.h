@@ -5,7 +5,7 @@
  * (the compiler target), vec_t and the VEC_LOAD/STOREU/STOREA/STREAM
  * operations, and may replace the copy of 2 to 4 vectors (VEC_UPTO_4V) and,
  * where the ISA has byte masks, that of up to 64 bytes (VEC_SMALL, for the
- * calls VEC_SMALL_FITS says it may take); it gets
+ * calls of n <= 64 that VEC_SMALL_FITS says it may take); it gets
  * copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
  * Pieces, by size: up to 64 bytes, one masked move (VEC_SMALL) or four
@@ -60,7 +60,6 @@ VEC_INLINE void copy_upto_4vec(unsigned char *d, const unsigned char *s, size_t 
 #ifndef VEC_UPTO_4V
 #define VEC_UPTO_4V copy_upto_4vec
 #endif
-
 
 /*
  * The forward loop past 8 vectors: the variant's own, or another's that a
@@ -223,8 +222,8 @@ static __attribute__((noinline)) VEC_FN void *copy_large_memmove(unsigned char *
 	return copy_large(d, s, n, 1);
 }
 
-/* Every size but the calls VEC_SMALL takes. */
-VEC_INLINE void *copy_rest(void *dst, const void *src, size_t n, int is_move)
+/* The copy of any size. */
+VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
@@ -234,8 +233,15 @@ VEC_INLINE void *copy_rest(void *dst, const void *src, size_t n, int is_move)
 	 * its own, not in a jump to a shared 'mov; ret' (which cost a cycle a call).
 	 */
 	__asm__("" : "+a"(dst));
-	if (n <= 64) {
+	if (__builtin_expect(n <= 64, 1)) { /* most calls of a mix: first, in line */
+#ifdef VEC_SMALL
+		if (__builtin_expect(!VEC_SMALL_FITS(d, s, n), 0))
+			copy_upto_64(d, s, n);
+		else
+			VEC_SMALL(d, s, n);
+#else
 		copy_upto_64(d, s, n);
+#endif
 		return dst;
 	}
 	/* At this point: n > 64 >= V. */
@@ -266,32 +272,7 @@ VEC_INLINE void *copy_rest(void *dst, const void *src, size_t n, int is_move)
 	return dst;
 }
 
-#ifdef VEC_SMALL
-/*
- * With byte masks the entry is the masked move and a jump: nothing else, so
- * that the compiler lays out the common calls as the straight line in front.
- */
-static __attribute__((noinline, aligned(64))) VEC_FN void *copy_rest_memcpy(void *dst, const void *src, size_t n)
-{
-	return copy_rest(dst, src, n, 0);
-}
 
-static __attribute__((noinline, aligned(64))) VEC_FN void *copy_rest_memmove(void *dst, const void *src, size_t n)
-{
-	return copy_rest(dst, src, n, 1);
-}
-
-VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
-{
-	if (__builtin_expect(VEC_SMALL_FITS(dst, src, n), 1)) {
-		VEC_SMALL(dst, src, n);
-		return dst;
-	}
-	return is_move ? copy_rest_memmove(dst, src, n) : copy_rest_memcpy(dst, src, n);
-}
-#else
-#define copy copy_rest
-#endif
 
 /*
  * Entries on a cache line of their own, so that where the linker puts them does
