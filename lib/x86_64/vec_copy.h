@@ -45,7 +45,7 @@ VEC_INLINE void copy_4vec_aligned(unsigned char *d, const unsigned char *s, int 
 	}
 }
 
-/* 2V < n <= 4V: a variant may define VEC_UPTO_4V itself. */
+/* 2V <= n <= 4V: a variant may define VEC_UPTO_4V itself. */
 VEC_INLINE void copy_upto_4vec(unsigned char *d, const unsigned char *s, size_t n)
 {
 	vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
@@ -222,7 +222,66 @@ static __attribute__((noinline)) VEC_FN void *copy_large_memmove(unsigned char *
 	return copy_large(d, s, n, 1);
 }
 
-/* The copy of any size. */
+/* V <= n <= 2V: one vector from each end. */
+VEC_INLINE void copy_upto_2vec(unsigned char *d, const unsigned char *s, size_t n)
+{
+	vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + n - V);
+
+	VEC_STOREU(d, a);
+	VEC_STOREU(d + n - V, b);
+}
+
+/* 4V <= n <= 8V: four vectors from each end. */
+VEC_INLINE void copy_upto_8vec(unsigned char *d, const unsigned char *s, size_t n)
+{
+	vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
+	vec_t c = VEC_LOAD(s + 2 * V), e = VEC_LOAD(s + 3 * V);
+	vec_t w = VEC_LOAD(s + n - 4 * V), x = VEC_LOAD(s + n - 3 * V);
+	vec_t y = VEC_LOAD(s + n - 2 * V), z = VEC_LOAD(s + n - V);
+
+	VEC_STOREU(d, a);
+	VEC_STOREU(d + V, b);
+	VEC_STOREU(d + 2 * V, c);
+	VEC_STOREU(d + 3 * V, e);
+	VEC_STOREU(d + n - 4 * V, w);
+	VEC_STOREU(d + n - 3 * V, x);
+	VEC_STOREU(d + n - 2 * V, y);
+	VEC_STOREU(d + n - V, z);
+}
+
+/*
+ * 64 <= n <= 128, in whichever of the blocks above spans it at this width
+ * (each is exact from its lower bound's half up).
+ */
+VEC_INLINE void copy_64_128(unsigned char *d, const unsigned char *s, size_t n)
+{
+	if (V == 64)
+		copy_upto_2vec(d, s, n);
+	else if (V == 32)
+		VEC_UPTO_4V(d, s, n);
+	else
+		copy_upto_8vec(d, s, n);
+}
+
+#ifdef VEC_SMALL
+/*
+ * The calls VEC_SMALL may not take, out of line: a jump there leaves the
+ * masked move the path without a taken branch.
+ */
+static __attribute__((noinline, cold)) VEC_FN void *copy_small_plain(unsigned char *d, const unsigned char *s,
+								      size_t n)
+{
+	copy_upto_64(d, s, n);
+	return d;
+}
+#endif
+
+/*
+ * The copy of any size. A taken branch costs about a cycle a call on Zen 4
+ * (BENCHMARKS.md, the sweep at 128 B: 12-15%), so the order of the tests is
+ * the order of the code: 64..128 bytes fall through the first test, fewer
+ * take one branch, and more one more.
+ */
 VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 {
 	unsigned char *d = dst;
@@ -233,46 +292,29 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	 * its own, not in a jump to a shared 'mov; ret' (which cost a cycle a call).
 	 */
 	__asm__("" : "+a"(dst));
-	if (__builtin_expect(n <= 64, 1)) { /* most calls of a mix: first, in line */
+	if (__builtin_expect(n - 64 <= 64, 1)) {
+		copy_64_128(d, s, n);
+		return dst;
+	}
+	if (__builtin_expect(n < 64, 1)) { /* most calls of a mix */
 #ifdef VEC_SMALL
 		if (__builtin_expect(!VEC_SMALL_FITS(d, s, n), 0))
-			copy_upto_64(d, s, n);
-		else
-			VEC_SMALL(d, s, n);
+			return copy_small_plain(d, s, n);
+		VEC_SMALL(d, s, n);
 #else
 		copy_upto_64(d, s, n);
 #endif
 		return dst;
 	}
-	/* At this point: n > 64 >= V. */
-	if (n <= 2 * V) {
-		vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + n - V);
-
-		VEC_STOREU(d, a);
-		VEC_STOREU(d + n - V, b);
-	} else if (n <= 4 * V) {
+	/* At this point: n > 128. */
+	if (4 * V > 128 && n <= 4 * V)
 		VEC_UPTO_4V(d, s, n);
-	} else if (n <= 8 * V) {
-		vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
-		vec_t c = VEC_LOAD(s + 2 * V), e = VEC_LOAD(s + 3 * V);
-		vec_t w = VEC_LOAD(s + n - 4 * V), x = VEC_LOAD(s + n - 3 * V);
-		vec_t y = VEC_LOAD(s + n - 2 * V), z = VEC_LOAD(s + n - V);
-
-		VEC_STOREU(d, a);
-		VEC_STOREU(d + V, b);
-		VEC_STOREU(d + 2 * V, c);
-		VEC_STOREU(d + 3 * V, e);
-		VEC_STOREU(d + n - 4 * V, w);
-		VEC_STOREU(d + n - 3 * V, x);
-		VEC_STOREU(d + n - 2 * V, y);
-		VEC_STOREU(d + n - V, z);
-	} else {
+	else if (8 * V > 128 && n <= 8 * V)
+		copy_upto_8vec(d, s, n);
+	else
 		return is_move ? copy_large_memmove(d, s, n) : copy_large_memcpy(d, s, n);
-	}
 	return dst;
 }
-
-
 
 /*
  * Entries on a cache line of their own, so that where the linker puts them does
