@@ -11,6 +11,8 @@
  *   warm   - 4..32 MiB copied again and again (what stays in the LLC): where
  *            non-temporal stores start to pay; run it with COPYPERF_NT_THRESHOLD
  *            low and high to see the crossover
+ *   threads - every CPU copying at once, each its own buffers again and again,
+ *            1..256 MiB: what the whole machine sustains (aggregate GB/s)
  *   dist   - the shipped call mixes replayed (copyperf -d's call lists), memcpy's
  *            against copyperf_memcpy and memmove's against copyperf_memmove, in
  *            the L1 and L2 working sets; dist-llc and dist-cold farther out
@@ -18,9 +20,9 @@
  * 1-3% from the next one's (code, stack and buffers land elsewhere each time),
  * so a verdict taken from one process is a coin toss. Each process is a
  * fresh exec of this program; the verdict is on the median of their ratios.
- * Usage: copybench [sweep|l1|large|warm|dist|dist-llc|dist-cold ...] [-r ROUNDS] [-p PROCS]
- * [-c ROUTINE] (exit 2 on bad input). Without a case: sweep, l1, large and dist, with a
- * verdict on each target.
+ * Usage: copybench [sweep|l1|large|warm|threads|dist|dist-llc|dist-cold ...] [-r ROUNDS]
+ * [-p PROCS] [-c ROUTINE] (exit 2 on bad input). Without a case: sweep, l1, large, threads
+ * and dist, with a verdict on each target.
  */
 #include <errno.h>
 #include <math.h>
@@ -31,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "copyperf.h"
+#include "all_cpus.h"
 #include "measure/call_list.h"
 #include "measure/workloads.h"
 #include "stats/mann_whitney.h"
@@ -47,6 +50,7 @@
 #define JUNK_BYTES (128u << 20) /* four times this machine's 32 MiB L3 */
 #define WARM_MAX (32u << 20)
 #define WARM_BLOCK 4
+#define THREADS_BYTES (256u << 20) /* per CPU and sample: the copy repeated */
 #define DIST_SEED 2008 /* copyperf -d's default: the same calls */
 
 typedef void *(*copy_fn)(void *, const void *, size_t);
@@ -107,6 +111,7 @@ struct buffers {
 	unsigned char *junk; /* large: written before each sample, so every copy starts cold */
 	const struct call_list *calls; /* dist: the row's calls, offsets into arena */
 	unsigned char *arena;
+	struct all_cpus *cpus; /* threads: a worker on every CPU */
 };
 
 /* One measurement: returns seconds for the case's bytes at `size`. */
@@ -166,6 +171,15 @@ static double measure_dist(copy_fn fn, size_t row, const struct buffers *b)
 }
 
 /*
+ * Every CPU copies its own buffers; the wall time over the number of CPUs,
+ * so that the table's GB/s (one CPU's bytes over this) are the machine's.
+ */
+static double measure_threads(copy_fn fn, size_t size, const struct buffers *b)
+{
+	return all_cpus_copy(b->cpus, fn, size, THREADS_BYTES) / all_cpus_count(b->cpus);
+}
+
+/*
  * The same copy WARM_BLOCK times in a row, so that what it leaves in the
  * cache is what the next one finds; the first of the block is not counted.
  */
@@ -215,6 +229,7 @@ static int report_sweep(unsigned t);
 static int report_l1(unsigned t);
 static int report_large(unsigned t);
 static int report_warm(unsigned t);
+static int report_threads(unsigned t);
 static int report_dist(unsigned t);
 static int report_far(unsigned t);
 
@@ -232,6 +247,10 @@ static const struct table tables[] = {
 	{ "warm", "warm: the same copy again and again (per copy, blocks of 3 after one untimed)",
 	  measure_warm, WARM_MAX, 0, 0, SIZES(MIB(4), MIB(8), MIB(16), MIB(32)), report_warm,
 	  NULL, { NULL } },
+	{ "threads", "threads: every CPU copying its own buffers at once (aggregate GB/s)",
+	  measure_threads, LARGE_MAX, 0, THREADS_BYTES,
+	  SIZES(MIB(1), MIB(2), MIB(4), MIB(8), MIB(16), MIB(32), MIB(64), MIB(128), MIB(256)),
+	  report_threads, NULL, { NULL } },
 	{ "dist", "dist: memcpy's call mixes replayed, L1 and L2 working sets (ns per call)",
 	  measure_dist, 0, 0, 0, { 0 }, 0, report_dist, "memcpy", { "l1", "l2" } },
 	{ "dist", "dist: memmove's call mixes replayed, L1 and L2 working sets (ns per call)",
@@ -327,7 +346,7 @@ static struct result measure_size(const struct table *t, const struct contender 
 static void measure_table(unsigned t, struct result *out)
 {
 	const struct table *tb = &tables[t];
-	struct buffers b = { NULL, NULL, NULL, NULL, NULL };
+	struct buffers b = { NULL, NULL, NULL, NULL, NULL, NULL };
 
 	if (tb->mixes) {
 		for (unsigned r = 0; r < n_rows(t); r++) {
@@ -340,13 +359,23 @@ static void measure_table(unsigned t, struct result *out)
 		}
 		return;
 	}
-	b.src = map(tb->buffer);
-	b.dst = map(tb->buffer);
+	if (tb->measure == measure_threads) {
+		b.cpus = all_cpus_start(tb->buffer);
+		if (b.cpus == NULL)
+			exit(1);
+	} else {
+		b.src = map(tb->buffer);
+		b.dst = map(tb->buffer);
+	}
 	b.junk = tb->junk ? map(tb->junk) : NULL;
 	for (unsigned i = 0; i < tb->n_sizes; i++)
 		out[i] = measure_size(tb, contenders, &b, tb->sizes[i]);
-	munmap(b.src, tb->buffer);
-	munmap(b.dst, tb->buffer);
+	if (b.cpus) {
+		all_cpus_stop(b.cpus);
+	} else {
+		munmap(b.src, tb->buffer);
+		munmap(b.dst, tb->buffer);
+	}
 	if (b.junk)
 		munmap(b.junk, tb->junk);
 }
@@ -601,6 +630,29 @@ static int report_warm(unsigned t)
 	return 1; /* informative: no target */
 }
 
+/*
+ * Every CPU copying: >= 1.05x from 1 MiB, >= 1.40x at 32, 64 and 128 MiB,
+ * where ordinary stores move three bytes of memory traffic per byte copied
+ * and non-temporal ones two (so 1.5x is the limit).
+ */
+static int report_threads(unsigned t)
+{
+	struct pooled v[MAX_SIZES];
+	int ok = 1;
+
+	report_table(t, v);
+	printf("%10s  every CPU copying: %u CPUs\n", "", all_cpus_online());
+	for (unsigned i = 0; i < tables[t].n_sizes; i++) {
+		char what[80];
+		size_t mib = tables[t].sizes[i] >> 20;
+		double want = mib >= 32 && mib <= 128 ? 1.40 : 1.05;
+
+		snprintf(what, sizeof(what), "threads: %zu MiB >= %.2fx", mib, want);
+		ok &= verdict(what, v[i].ratio.median >= want);
+	}
+	return ok;
+}
+
 /* The geometric mean and the lowest ratio of the rows of one working set (k) of table t. */
 static double mix_summary(unsigned t, const struct pooled *v, unsigned k, double *lowest)
 {
@@ -719,8 +771,8 @@ int main(int argc, char **argv)
 			if (strcmp(argv[i], tables[t].cases) == 0)
 				want[t] = found = any = 1;
 		if (!found)
-			return usage_error(argv[i], "not a case (sweep, l1, large, warm, dist, dist-llc, "
-						    "dist-cold) or option (-r N, -p N, -c ROUTINE)");
+			return usage_error(argv[i], "not a case (sweep, l1, large, warm, threads, dist, "
+						    "dist-llc, dist-cold) or option (-r N, -p N, -c ROUTINE)");
 	}
 	/* What each measuring process is told: the same, once each, and --raw. */
 	child_argv[n_child++] = argv[0];
@@ -735,7 +787,8 @@ int main(int argc, char **argv)
 	}
 	for (unsigned t = 0; t < N_TABLES; t++) {
 		/* warm and the far mixes only when asked for */
-		want[t] |= !any && (t < 3 || !strcmp(tables[t].cases, "dist"));
+		want[t] |= !any && (t < 3 || !strcmp(tables[t].cases, "threads") ||
+				    !strcmp(tables[t].cases, "dist"));
 		if (want[t] && (t == 0 || strcmp(tables[t].cases, tables[t - 1].cases)))
 			child_argv[n_child++] = (char *)tables[t].cases;
 		if (want[t] && tables[t].mixes && load_mixes(t, err, sizeof(err))) {

@@ -64,6 +64,15 @@ for kind in memcpy memmove; do
 done
 grep -q '^(2 processes x 3 rounds, interleaved; ns per call' "$out" && ok "dist: ns per call" || bad "dist: no unit"
 
+# Every CPU copying: one row per size, the CPUs counted, a verdict per size.
+"$bench" -p 1 -r 3 threads >"$out" 2>"$err"
+rc=$?
+if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "threads: exit $rc"; else bad "threads: exit $rc, $(cat "$err")"; fi
+rows threads 9
+grep -q "every CPU copying: $(nproc) CPUs" "$out" && ok "threads: $(nproc) CPUs" || bad "threads: CPUs not counted"
+[ "$(grep -cE '^  threads: [0-9]+ MiB >= .* (met|NOT MET)$' "$out")" -eq 9 ] && ok "threads: 9 verdicts" ||
+	bad "threads: verdicts missing"
+
 "$bench" -p 1 -r 3 -c rep-movsb l1 >"$out" 2>"$err"
 rc=$?
 if [ $rc -le 1 ] && grep -q 'rep-movsb' "$out" && grep -q '^(3 rounds' "$out"; then
