@@ -32,7 +32,7 @@ BUILD      ?= $(if $(CROSS_COMPILE),build/$(TARGET),build)
 
 WARNINGS   := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS     ?= -O2 -g
-ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARNINGS) -Iinclude $(CFLAGS) $(EXTRA_CFLAGS)
+ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARNINGS) -Iinclude $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS    ?=
 # Cross builds link the command statically, so it runs under qemu-user or on a board as is.
 STATIC     := $(if $(CROSS_COMPILE),-static,)
