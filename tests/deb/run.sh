@@ -50,9 +50,9 @@ work=$top/build/deb-test
 root=$work/root
 unmount() { umount "$root/proc" 2>/dev/null; }
 unmount
-rm -rf "$root"
+rm -rf --one-file-system "$root"
 mkdir -p "$root"
-trap 'unmount; rm -rf "$root"' EXIT
+trap 'unmount; rm -rf --one-file-system "$root"' EXIT
 tar -x -C "$root" -f "$tarball" || { bad "cannot unpack $tarball"; tally deb; exit 1; }
 mount -t proc proc "$root/proc" || { bad "cannot mount /proc in the root"; tally deb; exit 1; }
 # in_root CMD...: runs a shell command line in the root, its output in $work/out
