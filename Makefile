@@ -3,7 +3,7 @@
 #   make                      build for this machine (or CROSS_COMPILE=powerpc-linux-gnu- ...)
 #   make run                  build, then run the default sweep
 #   make test                 every test suite (installs the Debian packages they need when root)
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR= [LIBDIR=$(PREFIX)/lib]
 #
 # Slow suites have their own targets (see mk/*.mk); `make test` runs them all.
 
@@ -12,6 +12,8 @@ CROSS_COMPILE ?=
 CC         := $(if $(filter default,$(origin CC)),$(CROSS_COMPILE)gcc,$(CC))
 AR         := $(if $(filter default,$(origin AR)),$(CROSS_COMPILE)ar,$(AR))
 PREFIX     ?= /usr/local
+# Debian's packages put the libraries in /usr/lib/<multiarch triplet>.
+LIBDIR     ?= $(PREFIX)/lib
 DESTDIR    ?=
 
 TARGET     := $(shell $(CC) -dumpmachine 2>/dev/null)
@@ -30,7 +32,7 @@ BUILD      ?= $(if $(CROSS_COMPILE),build/$(TARGET),build)
 
 WARNINGS   := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS     ?= -O2 -g
-ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARNINGS) -Iinclude $(CFLAGS) $(EXTRA_CFLAGS)
+ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARNINGS) -Iinclude $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS    ?=
 # Cross builds link the command statically, so it runs under qemu-user or on a board as is.
 STATIC     := $(if $(CROSS_COMPILE),-static,)
@@ -45,7 +47,15 @@ LIB_SRC     := lib/registry.c lib/cache_info.c $(ARCH_SRC) \
 	$(LIB_EXTRA_SRC)
 LIB_OBJ     := $(patsubst %,$(BUILD)/%.o,$(basename $(LIB_SRC)))
 LIB_A       := $(BUILD)/libcopyperf.a
+# The shared library's ABI is VERSION's major number: libcopyperf.so.0 is the SONAME, the file
+# libcopyperf.so.0.1.0, and libcopyperf.so the link a build finds with -lcopyperf.
+SO_MAJOR    := $(firstword $(subst ., ,$(VERSION)))
+LIB_SONAME  := libcopyperf.so.$(SO_MAJOR)
+LIB_SO_FILE := libcopyperf.so.$(VERSION)
 LIB_SO      := $(BUILD)/libcopyperf.so
+# Only include/copyperf.h's functions are exported, under the version node COPYPERF_<major>
+# (test-abi holds the map to the header).
+LIB_MAP     := lib/libcopyperf.map
 
 # ---- the command ---------------------------------------------------------------------------
 CMD_SRC     := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
@@ -54,7 +64,7 @@ MAIN_OBJ    := $(BUILD)/src/main.o
 COPYPERF    := $(BUILD)/copyperf
 
 .PHONY: all run test install clean help
-all: $(COPYPERF) $(LIB_A) $(LIB_SO)
+all: $(COPYPERF) $(LIB_A) $(LIB_SO) $(BUILD)/$(LIB_SONAME)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -78,8 +88,12 @@ $(LIB_A): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(LIB_SO): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libcopyperf.so $(LDFLAGS) -o $@ $^
+$(BUILD)/$(LIB_SO_FILE): $(LIB_OBJ) $(LIB_MAP)
+	$(CC) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=$(LIB_MAP) $(LDFLAGS) \
+		-o $@ $(LIB_OBJ)
+
+$(BUILD)/$(LIB_SONAME) $(LIB_SO): $(BUILD)/$(LIB_SO_FILE)
+	ln -sf $(LIB_SO_FILE) $@
 
 $(COPYPERF): $(MAIN_OBJ) $(CMD_OBJ) $(LIB_A)
 	$(CC) $(STATIC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -92,9 +106,11 @@ DATADIR    := $(PREFIX)/share/copyperf
 DIST_DATA  := $(wildcard data/distributions/*.csv) $(addprefix data/distributions/,LICENSE SOURCE)
 DIST_OBJ   := $(BUILD)/src/measure/distribution.o
 DIST_STAMP := $(BUILD)/src/measure/distribution.paths
-DIST_PATHS := $(DATADIR) $(CURDIR)/data
+# SOURCE_DATA= (as the Debian packages build) leaves the tree out of a command that is shipped.
+SOURCE_DATA ?= $(CURDIR)/data
+DIST_PATHS := $(DATADIR) $(SOURCE_DATA)
 $(DIST_OBJ): ALL_CFLAGS += -DCOPYPERF_DATADIR_DEFAULT='"$(DATADIR)"' \
-	-DCOPYPERF_SOURCE_DATA='"$(CURDIR)/data"'
+	$(if $(SOURCE_DATA),-DCOPYPERF_SOURCE_DATA='"$(SOURCE_DATA)"')
 $(DIST_OBJ): $(DIST_STAMP)
 $(DIST_STAMP): FORCE
 	@mkdir -p $(dir $@)
@@ -109,7 +125,7 @@ run: $(COPYPERF)
 # ---- install -------------------------------------------------------------------------------
 define PC_FILE
 prefix=$(PREFIX)
-libdir=$${prefix}/lib
+libdir=$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))
 includedir=$${prefix}/include
 
 Name: copyperf
@@ -121,12 +137,14 @@ endef
 export PC_FILE
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(COPYPERF) $(DESTDIR)$(PREFIX)/bin/copyperf
-	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/libcopyperf.a
-	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/libcopyperf.so
+	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/libcopyperf.a
+	install -m 644 $(BUILD)/$(LIB_SO_FILE) $(DESTDIR)$(LIBDIR)/$(LIB_SO_FILE)
+	ln -sf $(LIB_SO_FILE) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libcopyperf.so
 	install -m 644 include/copyperf.h $(DESTDIR)$(PREFIX)/include/copyperf.h
-	printf '%s\n' "$$PC_FILE" > $(DESTDIR)$(PREFIX)/lib/pkgconfig/copyperf.pc
+	printf '%s\n' "$$PC_FILE" > $(DESTDIR)$(LIBDIR)/pkgconfig/copyperf.pc
 	install -d $(DESTDIR)$(DATADIR)/distributions
 	install -m 644 $(DIST_DATA) $(DESTDIR)$(DATADIR)/distributions/
 	$(INSTALL_EXTRA)

@@ -1,8 +1,13 @@
-# libcopyperf's own suites: the correctness program (natively, under ASan/UBSan, once per ISA
+# libcopyperf's own suites: its exported ABI, the correctness program (natively, under ASan/UBSan, once per ISA
 # and with each threshold forced), a libFuzzer run, the LD_PRELOAD shim; and `make bench`, whose
 # program test-bench checks.
-TEST_SUITES   += test-lib test-fuzz test-preload test-bench
+TEST_SUITES   += test-abi test-lib test-fuzz test-preload test-bench
 TEST_PACKAGES += clang libclang-rt-14-dev
+
+# ---- the shared library's exports: include/copyperf.h, lib/libcopyperf.map and the .so agree ---
+.PHONY: test-abi
+test-abi: $(BUILD)/$(LIB_SO_FILE) $(LIB_SO)
+	@CC="$(CC)" tests/abi/run.sh $(BUILD)/$(LIB_SO_FILE) include/copyperf.h $(LIB_MAP) $(LIB_SONAME)
 
 # ---- the correctness suite: one plain C program, cross-buildable -----------------------------
 LIBCHECK_SRC := $(wildcard tests/lib/*.c)
@@ -49,7 +54,9 @@ PRELOAD_MIX := $(BUILD)/tests/preload-mix
 $(PRELOAD_MIX): $(BUILD)/tests/preload/mix.o
 	$(CC) $(LDFLAGS) -pthread -o $@ $^
 
-INSTALL_EXTRA += install -m 755 $(PRELOAD_SO) $(DESTDIR)$(PREFIX)/lib/libcopyperf-preload.so;
+# Loaded by path, never linked: Debian's packages keep it in a directory of its own.
+PRELOADDIR ?= $(LIBDIR)
+INSTALL_EXTRA += install -D -m 644 $(PRELOAD_SO) $(DESTDIR)$(PRELOADDIR)/libcopyperf-preload.so;
 INSTALL_CHECK_EXTRA += lib/libcopyperf-preload.so
 
 .PHONY: test-preload

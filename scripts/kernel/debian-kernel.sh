@@ -4,6 +4,8 @@
 #   VMLINUZ=$COPYPERF_CACHE/x86_64/vmlinuz-<abi>
 # The headers are installed (linux-headers-amd64); of linux-image only
 # /boot/vmlinuz is taken out of the .deb, cached, and fetched once per ABI.
+#   debian-kernel.sh [ABI]    ABI (6.1.0-NN-amd64): that kernel, whose headers are elsewhere
+#                             (a module built in another root); KDIR is then not printed
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${COPYPERF_CACHE:-/var/cache/copyperf}
@@ -11,7 +13,7 @@ cache=${COPYPERF_CACHE:-/var/cache/copyperf}
 [ -w "$cache" ] || [ -w "$(dirname "$cache")" ] || cache=${XDG_CACHE_HOME:-$HOME/.cache}/copyperf
 cache=$cache/x86_64
 
-"$here/../ensure-packages.sh" linux-headers-amd64 >&2
+[ $# -gt 0 ] || "$here/../ensure-packages.sh" linux-headers-amd64 >&2
 
 # The ABI name (6.1.0-NN-amd64) is the headers directory's, not the package version's.
 abi_of_headers() {
@@ -19,10 +21,15 @@ abi_of_headers() {
 		sed -n 's/^ *linux-headers-\([^ ]*-amd64\).*/\1/p' | head -1)
 	[ -n "$dep" ] && [ -d "/usr/src/linux-headers-$dep" ] && echo "$dep"
 }
-abi=$(abi_of_headers) || {
-	echo "debian-kernel.sh: linux-headers-amd64 names no installed headers directory" >&2
-	exit 1
-}
+if [ $# -gt 0 ]; then
+	abi=$1
+	case $abi in *[!a-z0-9.-]* | "") echo "debian-kernel.sh: '$abi' is not a kernel ABI name" >&2; exit 2 ;; esac
+else
+	abi=$(abi_of_headers) || {
+		echo "debian-kernel.sh: linux-headers-amd64 names no installed headers directory" >&2
+		exit 1
+	}
+fi
 
 vmlinuz=$cache/vmlinuz-$abi
 if [ ! -s "$vmlinuz" ]; then
@@ -31,7 +38,7 @@ if [ ! -s "$vmlinuz" ]; then
 	trap 'rm -rf "$tmp"' EXIT
 	# The mirror may have moved on from the installed ABI: update, take the current one.
 	if ! (cd "$tmp" && apt-get download -q "linux-image-$abi" >/dev/null 2>&1); then
-		if [ "$(id -u)" = 0 ]; then
+		if [ "$(id -u)" = 0 ] && [ $# -eq 0 ]; then
 			apt-get update -q >/dev/null
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 				linux-headers-amd64 >/dev/null
@@ -48,5 +55,5 @@ if [ ! -s "$vmlinuz" ]; then
 	[ -s "$tmp/vmlinuz" ] || { echo "debian-kernel.sh: no vmlinuz in linux-image-$abi" >&2; exit 1; }
 	mv "$tmp/vmlinuz" "$vmlinuz"
 fi
-echo "KDIR=/usr/src/linux-headers-$abi"
+[ $# -gt 0 ] || echo "KDIR=/usr/src/linux-headers-$abi"
 echo "VMLINUZ=$vmlinuz"

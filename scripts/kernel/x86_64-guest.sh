@@ -1,12 +1,25 @@
 #!/bin/sh
 # Boots Debian's packaged amd64 kernel in QEMU with the module built against
 # it, busybox, and the given files under /guest, and runs RUN there as /guest/run.
-#   x86_64-guest.sh WORKDIR TIME_LIMIT RUN [FILE[:NAME]...] [-- EXTRA KERNEL ARGS]
+#   x86_64-guest.sh [-k ABI -m MODULE.ko] WORKDIR TIME_LIMIT RUN [FILE[:NAME]...] [-- EXTRA KERNEL ARGS]
+# -k -m: boot the kernel ABI (6.1.0-NN-amd64) with a module already built for it (by DKMS,
+# say) instead of building kmod/ against this machine's headers.
 # Leaves WORKDIR/console.log and WORKDIR/results.txt (the results device, see
 # guest-init.sh); exits as boot-qemu.sh does (124: the guest hung).  One guest per
 # WORKDIR at a time: the caller holds the lock (kernel-lock.sh) while it reads the logs too.
 set -eu
-[ $# -ge 3 ] || { echo "usage: x86_64-guest.sh WORKDIR TIME_LIMIT RUN [FILE...] [-- ARGS]" >&2; exit 2; }
+usage="usage: x86_64-guest.sh [-k ABI -m MODULE.ko] WORKDIR TIME_LIMIT RUN [FILE...] [-- ARGS]"
+abi= ko=
+while getopts k:m: opt; do
+	case $opt in
+	k) abi=$OPTARG ;;
+	m) ko=$OPTARG ;;
+	*) echo "$usage" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+# -k and -m go together.
+[ $# -ge 3 ] && [ "${abi:+k}${ko:+m}" != k ] && [ "${abi:+k}${ko:+m}" != m ] || { echo "$usage" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 work=$1 limit=$2 run=$3
 shift 3
@@ -19,11 +32,17 @@ done
 mkdir -p "$work"
 rm -f "$work/console.log" "$work/results.log" "$work/results.txt"
 
-kernel=$("$here/debian-kernel.sh")
-eval "$kernel"
-echo "kernel: $VMLINUZ, headers: $KDIR" >&2
-# With the self-test routines: a test must be able to see the verification fail.
-ko=$("$here/build-module.sh" "$KDIR" "$work/kmod-$(basename "$KDIR")" COPYPERF_SELFTEST=y)
+if [ -n "$abi" ]; then
+	kernel=$("$here/debian-kernel.sh" "$abi")
+	eval "$kernel"
+	echo "kernel: $VMLINUZ, module: $ko" >&2
+else
+	kernel=$("$here/debian-kernel.sh")
+	eval "$kernel"
+	echo "kernel: $VMLINUZ, headers: $KDIR" >&2
+	# With the self-test routines: a test must be able to see the verification fail.
+	ko=$("$here/build-module.sh" "$KDIR" "$work/kmod-$(basename "$KDIR")" COPYPERF_SELFTEST=y)
+fi
 # shellcheck disable=SC2086
 "$here/make-initramfs.sh" "$work/initramfs.cpio.gz" "$(command -v busybox)" \
 	"$here/guest-init.sh" "$ko" $files "$run:run"

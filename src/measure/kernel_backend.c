@@ -11,7 +11,8 @@
 #include "kernel_backend.h"
 #include "routine_names.h"
 
-#define HOW_TO_LOAD "load the module first: make kmod && sudo insmod kmod/copyperf.ko"
+#define HOW_TO_LOAD "load the module first: sudo modprobe copyperf (package copyperf-dkms), " \
+	"or make kmod && sudo insmod kmod/copyperf.ko"
 
 struct kernel_ctx {
 	const struct options *o;

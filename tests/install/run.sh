@@ -15,6 +15,11 @@ for f in bin/copyperf lib/libcopyperf.a lib/libcopyperf.so include/copyperf.h li
 	$INSTALL_CHECK_EXTRA; do
 	[ -f "$tmp/stage/usr/$f" ] && ok || bad "DESTDIR install lacks usr/$f"
 done
+# The shared library under its versioned name, with the SONAME link and the link -lcopyperf finds.
+lib=$tmp/stage/usr/lib
+[ -L "$lib/libcopyperf.so.0" ] && [ -L "$lib/libcopyperf.so" ] && [ ! -L "$lib/$(readlink "$lib/libcopyperf.so.0")" ] &&
+	readelf -d "$lib/libcopyperf.so" | grep -q 'SONAME.*\[libcopyperf\.so\.0\]' && ok ||
+	bad "DESTDIR install: not libcopyperf.so -> libcopyperf.so.0 -> a file whose SONAME is libcopyperf.so.0"
 grep -q '^prefix=/usr$' "$tmp/stage/usr/lib/pkgconfig/copyperf.pc" && ok || bad "copyperf.pc prefix is not PREFIX"
 [ -x "$tmp/stage/usr/bin/copyperf" ] && "$tmp/stage/usr/bin/copyperf" --version >/dev/null && ok || bad "installed copyperf does not run"
 

@@ -1,0 +1,53 @@
+#!/bin/sh
+# test-abi: libcopyperf.so exports exactly the functions include/copyperf.h declares, all in
+# the version node of lib/libcopyperf.map, under the SONAME libcopyperf.so.<major>; so a new
+# export is a line added to the header and the map, never an internal function let out.
+# Usage: run.sh LIBRARY(the real file) HEADER MAP SONAME
+set -u
+so=$1 header=$2 map=$3 soname=$4
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../tally.sh"
+
+# Every prototype's name: an identifier followed by '(' at the start of a declaration (a
+# function pointer's name is followed by ')', a struct member's is indented).
+sed -n 's/^[a-z][^(]*[ *]\(copyperf_[a-z0-9_]*\)(.*/\1/p' "$header" | sort >"$tmp/header"
+# The map's global names, up to "local:".
+sed -n '/^global:/,/^local:/s/^[[:space:]]*\([a-z_][a-z0-9_]*\);.*/\1/p' "$map" | sort >"$tmp/map"
+node=$(sed -n 's/^\([A-Z0-9_]*\) *{.*/\1/p' "$map")
+# What the dynamic linker sees: defined functions (T) and IFUNCs (i), with their versions.
+nm -D --defined-only "$so" >"$tmp/nm" || { bad "nm -D $so failed"; tally abi; exit 1; }
+awk '$2 != "A" { print $3 }' "$tmp/nm" | sort >"$tmp/exported"
+
+[ "$(wc -l <"$tmp/header")" -ge 9 ] && ok "the header declares $(wc -l <"$tmp/header") functions" ||
+	bad "found only $(wc -l <"$tmp/header") functions in $header: the parser no longer reads it"
+cmp -s "$tmp/header" "$tmp/map" && ok "$map exports the header's functions" ||
+	bad "$map and $header differ (< header, > map): $(diff "$tmp/header" "$tmp/map" | grep '^[<>]' | tr '\n' ' ')"
+sed "s/\$/@@$node/" "$tmp/header" >"$tmp/want"
+cmp -s "$tmp/want" "$tmp/exported" && ok "the library exports those, each as name@@$node, and nothing else" ||
+	bad "$so exports other symbols than the header's (< header, > library): $(diff "$tmp/want" "$tmp/exported" | grep '^[<>]' | tr '\n' ' ')"
+# Nothing else: no data, no internal function, no stray version node.
+[ "$(awk '$2 == "A" { print $3 }' "$tmp/nm")" = "$node" ] && ok "one version node, $node" ||
+	bad "version nodes: $(awk '$2 == "A" { print $3 }' "$tmp/nm" | tr '\n' ' ')"
+got=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ "$got" = "$soname" ] && ok "SONAME $soname" || bad "SONAME is '$got', not $soname"
+
+# A program linked against it binds copyperf_memcpy to the versioned symbol and runs.
+cat >"$tmp/use.c" <<'C'
+#include <copyperf.h>
+#include <string.h>
+int main(void)
+{
+	char a[100] = "versioned", b[100];
+	return copyperf_memcpy(b, a, sizeof a) != b || strcmp(a, b) != 0;
+}
+C
+dir=$(dirname "$so")
+if ${CC:-cc} -I"$(dirname "$header")" -o "$tmp/use" "$tmp/use.c" -L"$dir" -lcopyperf 2>"$tmp/err" &&
+	LD_LIBRARY_PATH=$dir "$tmp/use"; then
+	nm -D "$tmp/use" | grep -q "copyperf_memcpy@$node" && readelf -d "$tmp/use" | grep -q "NEEDED.*\[$soname\]" &&
+		ok "a program needs $soname and binds copyperf_memcpy@$node" ||
+		bad "a program linked with -lcopyperf does not bind copyperf_memcpy@$node from $soname"
+else
+	bad "a program linked with -lcopyperf: $(cat "$tmp/err")"
+fi
+tally abi
