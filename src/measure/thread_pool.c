@@ -26,6 +26,18 @@ static int pin_self(int cpu)
 	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
+/*
+ * The threads taking part wait for each other spinning, awake: a thread woken
+ * from the barrier's sleep starts tens of microseconds after another, longer
+ * than a small measurement lasts.
+ */
+static void start_together(struct thread_pool *p)
+{
+	atomic_fetch_add_explicit(&p->arrived, 1, memory_order_acq_rel);
+	while (atomic_load_explicit(&p->arrived, memory_order_acquire) < p->k)
+		;
+}
+
 /* One measurement's part of a worker, between the caller's barriers. */
 static void work(struct worker *me)
 {
@@ -36,6 +48,8 @@ static void work(struct worker *me)
 	if (in)
 		me->status = lane_prepare(&me->lane, p->w, me->why, sizeof(me->why));
 	pthread_barrier_wait(&p->start);
+	if (in)
+		start_together(p);
 	if (in && me->status == MEASURE_OK)
 		lane_timed(&me->lane, p->routine->fn, p->w, NULL, &me->time);
 	pthread_barrier_wait(&p->timed);
@@ -136,6 +150,7 @@ enum measure_status thread_pool_measure(struct thread_pool *p, const struct copy
 	p->routine = routine;
 	p->w = w;
 	p->k = k;
+	atomic_store(&p->arrived, 0);
 	pthread_barrier_wait(&p->go);
 	pthread_barrier_wait(&p->start);
 	pthread_barrier_wait(&p->timed);

@@ -3,12 +3,14 @@
  * -j: worker threads, each pinned to its own CPU and holding its own lane
  * (buffers allocated and first touched by that thread, so on its NUMA node).
  * A measurement on k of them: every one prepares, one barrier starts them
- * all, the next waits for the last to finish, then each verifies its copies.
+ * all (its last step spinning, so that they start together), the next waits
+ * for the last to finish, then each verifies its copies.
  */
 #ifndef COPYPERF_THREAD_POOL_H
 #define COPYPERF_THREAD_POOL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include "lane.h"
 #include "pages.h"
 
@@ -24,6 +26,7 @@ struct thread_pool {
 	const struct copyperf_routine *routine;
 	const struct workload *w;
 	unsigned k;            /* workers taking part: the first k */
+	atomic_uint arrived;   /* of them, at the start (see thread_pool.c) */
 	bool quit;
 };
 
