@@ -81,12 +81,19 @@ void cpu_list_format(const int *cpus, size_t n, char *buf, size_t len)
 	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
 		int w = snprintf(buf + used, len - used, "%s%d", i ? "," : "", cpus[i]);
+		char *comma;
 
-		if (w < 0 || (size_t)w >= len - used) {
-			snprintf(buf + (len > 4 ? len - 4 : 0), len > 4 ? 4 : len, "...");
-			return;
+		if (w >= 0 && (size_t)w < len - used) {
+			used += (size_t)w;
+			continue;
 		}
-		used += (size_t)w;
+		/* cut after whole numbers, where "..." still fits */
+		buf[used] = '\0';
+		while (used + 4 > len && (comma = strrchr(buf, ',')) != NULL)
+			*comma = '\0', used = (size_t)(comma - buf);
+		if (used + 4 <= len)
+			strcpy(buf + used, "...");
+		return;
 	}
 }
 
