@@ -347,16 +347,12 @@ static int check_replay(const struct options *o, char *err, size_t errlen)
 	return check_working_sets(o, err, errlen);
 }
 
-/* More than one thread, and what the module or the counters cannot do with that. */
+/* What the module, the counters, --cpu and the seed's format cannot do with threads. */
 static int check_threads(const struct options *o, char *err, size_t errlen)
 {
-	bool many = false;
-
-	for (size_t i = 0; i < o->n_threads; i++)
-		many = many || o->threads[i] != 1;
-	if (o->kernel && many)
-		return fail(err, errlen, "--kernel: one thread only (the module measures one copy at "
-					 "a time)");
+	if (o->kernel && o->threads)
+		return fail(err, errlen, "--kernel: not with --threads (the module measures one copy "
+					 "at a time)");
 	if (o->counters && o->threads)
 		return fail(err, errlen, "--counters: not with --threads (the counters count one "
 					 "thread)");

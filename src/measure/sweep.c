@@ -102,7 +102,7 @@ int sweep_run(const struct options *o, struct backend *b, const struct workload 
 					goto fail;
 				if (b->counters && p->verified)
 					counters_add(&p->counters, b->counters);
-				if (p->threads && p->verified)
+				if (p->threads && p->verified && b->thread_seconds)
 					memcpy(&p->thread_samples[k * p->threads], b->thread_seconds,
 					       p->threads * sizeof(double));
 				if (progress)

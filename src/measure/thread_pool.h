@@ -20,7 +20,8 @@ struct thread_pool {
 	unsigned n;            /* workers */
 	const int *cpus;       /* the CPU of each */
 	struct worker *workers;
-	pthread_barrier_t go, start, timed, done; /* n + 1 each: the workers and the caller */
+	pthread_barrier_t go, timed, done; /* n + 1 each: the workers and the caller */
+	pthread_barrier_t start;           /* the n workers alone */
 	unsigned started;      /* threads created, all waiting at go when == n */
 	/* the job every worker reads after go */
 	const struct copyperf_routine *routine;

@@ -200,7 +200,7 @@ grep -q 'broken-at-37 FAILED on memcpy_3, working set 8K' "$tmp/b37err" && ok ||
 # ---- threads (-j), pages (--pages), NUMA (--numa) ---------------------------------------------
 usage_error "no threads" "--threads: 0 threads copy nothing" -j 0
 usage_error "bad thread count" "--threads: 'two' is not a whole number" -j 1,two
-usage_error "threads in the kernel" "--kernel: one thread only (the module measures one copy at a time)" --kernel -j 2
+usage_error "threads in the kernel" "--kernel: not with --threads (the module measures one copy at a time)" --kernel -j 2
 usage_error "bad page size" "--pages: unknown value 'bogus' (valid: 4k, 2m, 1g, thp)" --pages bogus
 usage_error "bad NUMA placement" "--numa: 'near' is not local, interleave or a node number" --numa near
 # More threads than the CPUs the process may use: the CPUs named.
