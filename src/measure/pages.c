@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "numa.h"
 #include "pages.h"
 #include "sizes.h"
@@ -99,6 +100,16 @@ int pages_check(enum page_mode mode, size_t len, size_t n, char *err, size_t err
 	return -1;
 }
 
+/*
+ * The inaccessible page after each mapping that is not on explicit huge pages:
+ * without it the kernel merges neighbouring mappings into one, and smaps would
+ * give the merged one's pages (explicit huge pages are never merged).
+ */
+static size_t guard_length(enum page_mode mode)
+{
+	return hugetlb_size(mode) ? 0 : (size_t)sysconf(_SC_PAGESIZE);
+}
+
 /* A mapping of len aligned to align (a power of two), the rest given back. */
 static void *map_aligned(size_t len, size_t align)
 {
@@ -116,9 +127,11 @@ static void *map_aligned(size_t len, size_t align)
 	return (void *)start;
 }
 
+/* len bytes for mode, and its guard page after them. */
 static void *map_for(size_t len, enum page_mode mode, char *err, size_t errlen)
 {
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+	size_t guard = guard_length(mode);
 	void *p;
 
 	if (hugetlb_size(mode)) {
@@ -129,17 +142,18 @@ static void *map_for(size_t len, enum page_mode mode, char *err, size_t errlen)
 				 "(are enough reserved?)", page_mode_name(mode), len, strerror(errno));
 		return p;
 	}
-	p = mode == PAGES_THP ? map_aligned(len, thp_size())
-			      : mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+	p = mode == PAGES_THP ? map_aligned(len + guard, thp_size())
+			      : mmap(NULL, len + guard, PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (p == MAP_FAILED) {
 		snprintf(err, errlen, "--buffer: cannot map %zu bytes: %s", len, strerror(errno));
 		return p;
 	}
+	mprotect((unsigned char *)p + len, guard, PROT_NONE);
 	/* before the first touch: the fault decides the page size */
 	if (mode == PAGES_THP && madvise(p, len, MADV_HUGEPAGE)) {
 		snprintf(err, errlen, "--pages thp: this kernel gives no transparent huge pages "
 			 "(madvise: %s)", strerror(errno));
-		munmap(p, len);
+		munmap(p, len + guard);
 		return MAP_FAILED;
 	}
 	if (mode == PAGES_4K)
@@ -158,7 +172,7 @@ void *pages_map(size_t len, const struct options *o, int fill, struct page_usage
 	if (p == MAP_FAILED)
 		return NULL;
 	if (numa_place(p, len, o, err, errlen)) {
-		munmap(p, len);
+		munmap(p, len + guard_length(o->pages));
 		return NULL;
 	}
 	memset(p, fill, len); /* every page present: no page fault is ever timed */
@@ -170,7 +184,7 @@ void *pages_map(size_t len, const struct options *o, int fill, struct page_usage
 void pages_unmap(void *p, size_t len, enum page_mode mode)
 {
 	if (p)
-		munmap(p, pages_length(len, mode));
+		munmap(p, pages_length(len, mode) + guard_length(mode));
 }
 
 void page_usage_add(struct page_usage *a, const struct page_usage *b)
