@@ -152,7 +152,7 @@ static int run(const struct options *o)
 		goto out;
 	}
 	opened = o->kernel ? kernel_backend_open(&b, o, err, sizeof(err))
-			   : user_backend_open(&b, o, &tp, err, sizeof(err));
+			   : user_backend_open(&b, o, &tp, &ws, err, sizeof(err));
 	if (opened) {
 		status = usage_error(err);
 		goto out;

@@ -97,12 +97,14 @@ static void open_counters(struct backend *b, struct user_ctx *c)
 
 /* The buffers: this thread's, or each worker's own. */
 static int open_lanes(struct backend *b, struct user_ctx *c, const struct thread_plan *tp,
-		      char *err, size_t errlen)
+		      const struct workloads *ws, char *err, size_t errlen)
 {
 	const struct options *o = c->o;
 	size_t lanes = tp->most ? tp->most : 1;
+	/* each lane maps two buffers, or a replay's arena and what it must hold, one at a time */
+	size_t largest = o->distributions ? workloads_largest_arena(ws) : lane_map_length(o);
 
-	if (!o->distributions && pages_check(o->pages, lane_map_length(o), 2 * lanes, err, errlen))
+	if (pages_check(o->pages, largest, 2 * lanes, err, errlen))
 		return -1;
 	if (!tp->most)
 		return lane_open(&c->lane, o, err, errlen);
@@ -116,7 +118,7 @@ static int open_lanes(struct backend *b, struct user_ctx *c, const struct thread
 }
 
 int user_backend_open(struct backend *b, const struct options *o, const struct thread_plan *tp,
-		      char *err, size_t errlen)
+		      const struct workloads *ws, char *err, size_t errlen)
 {
 	struct user_ctx *c = backend_start(b, sizeof(*c), err, errlen);
 	int n;
@@ -125,7 +127,7 @@ int user_backend_open(struct backend *b, const struct options *o, const struct t
 		return -1;
 	c->o = o;
 	n = resolve_routines(c, o, err, errlen);
-	if (n < 0 || open_lanes(b, c, tp, err, errlen))
+	if (n < 0 || open_lanes(b, c, tp, ws, err, errlen))
 		return -1;
 	c->overlap_ok = calloc((size_t)n + 1, sizeof(*c->overlap_ok));
 	if (!c->overlap_ok) {

@@ -6,15 +6,17 @@
 #include "pages.h"
 #include "sweep.h"
 #include "thread_plan.h"
+#include "workloads.h"
 
 /*
  * Resolves the routine names (every available one when o->routines is NULL),
  * allocates and pre-faults the buffers: this thread's, or with -j those of
- * tp's workers, each in its own thread.  Returns 0, or -1 with a one-line
+ * tp's workers, each in its own thread; checks that explicit huge pages are
+ * reserved for them and for ws's replay arenas.  Returns 0, or -1 with a one-line
  * reason naming the option at fault (a usage error).
  */
 int user_backend_open(struct backend *b, const struct options *o, const struct thread_plan *tp,
-		      char *err, size_t errlen);
+		      const struct workloads *ws, char *err, size_t errlen);
 void user_backend_close(struct backend *b);
 
 /* What the kernel gave the buffers measured so far (see pages.h). */

@@ -105,6 +105,15 @@ int workloads_build(struct workloads *ws, const struct options *o, char *err, si
 	return 0;
 }
 
+size_t workloads_largest_arena(const struct workloads *ws)
+{
+	size_t largest = 0;
+
+	for (size_t i = 0; i < ws->n_lists; i++)
+		largest = ws->lists[i].arena > largest ? ws->lists[i].arena : largest;
+	return largest;
+}
+
 int workloads_by_threads(struct workloads *ws, const unsigned *counts, size_t n, char *err,
 			 size_t errlen)
 {

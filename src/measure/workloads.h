@@ -38,6 +38,9 @@ bool working_set_is_level(const char *word);
 
 /* Builds the workloads o asks for.  Returns 0, or -1 with a one-line reason (bad input). */
 int workloads_build(struct workloads *ws, const struct options *o, char *err, size_t errlen);
+/* The bytes of the largest replay arena (0 for a chunk sweep). */
+size_t workloads_largest_arena(const struct workloads *ws);
+
 /*
  * Every workload once for each of the n thread counts (-j), in that order,
  * workload by workload.  Returns 0, or -1 with the reason (out of memory).

@@ -325,6 +325,11 @@ else
 		[ "$(pages_json "$tmp/p2.json" hugetlb_bytes)" -eq "$(pages_json "$tmp/p2.json" bytes)" ] &&
 		[ "$(pages_json "$tmp/p2.json" bytes)" -eq $((4 * 2097152)) ] && ok ||
 		bad "--pages 2m after '$reserve': $(cat "$tmp/err") $(cat "$tmp/p2.json" 2>/dev/null | head -c 600)"
+	# a replay's arenas too (an 8 KiB working set: one 2 MiB page for the arena, one for its copy)
+	"$cp" -q -d memcpy_3 -w 8K -t 1M -n 1 -r memcpy -j 2 --pages 2m -f json -o "$tmp/p2d.json" 2>"$tmp/err" &&
+		[ "$(pages_json "$tmp/p2d.json" page_size)" -eq 2097152 ] &&
+		[ "$(pages_json "$tmp/p2d.json" hugetlb_bytes)" -eq $((2 * 2097152)) ] && ok ||
+		bad "--pages 2m replay: $(cat "$tmp/err") $(head -c 600 "$tmp/p2d.json" 2>/dev/null)"
 	echo "$old" >$h2/nr_hugepages
 	[ "$(cat $h2/nr_hugepages)" -eq "$old" ] && ok || bad "2 MiB reservation not restored to $old"
 fi
