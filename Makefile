@@ -36,7 +36,8 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARNINGS) -Iinclude $(CPPFLAGS) $(CFLAG
 LDFLAGS    ?=
 # Cross builds link the command statically, so it runs under qemu-user or on a board as is.
 STATIC     := $(if $(CROSS_COMPILE),-static,)
-LDLIBS     := -lm
+# -pthread: -j's workers.
+LDLIBS     := -lm -pthread
 
 # ---- the library ---------------------------------------------------------------------------
 GENERIC_SRC := $(wildcard lib/generic/*.c)
@@ -74,7 +75,9 @@ $(BUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
-$(BUILD)/src/%.o: ALL_CFLAGS += -Isrc
+$(BUILD)/src/%.o: ALL_CFLAGS += -Isrc -pthread
+# libnuma is loaded with dlopen (src/measure/numa.c), which a static program cannot do.
+$(BUILD)/src/measure/numa.o: ALL_CFLAGS += $(if $(STATIC),-DCOPYPERF_NO_DLOPEN)
 
 # The AVX-512 copy in EVEX-only registers (xmm16-31) and without vzeroupper, where the
 # compiler can be told so (gcc; clang cannot, and keeps vzeroupper): Zen 4 pays about a

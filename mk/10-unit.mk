@@ -1,6 +1,7 @@
 # Unit tests (cmocka) of the command's parts, and the command-line tests.
 TEST_SUITES   += test-unit test-cli
-TEST_PACKAGES += libcmocka-dev
+# libnuma1: the --numa tests (copyperf loads libnuma.so.1 with dlopen, it does not link it).
+TEST_PACKAGES += libcmocka-dev libnuma1
 
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))

@@ -10,6 +10,8 @@
 #include "report/compare.h"
 #include "measure/distribution.h"
 #include "measure/kernel_backend.h"
+#include "measure/numa.h"
+#include "measure/thread_plan.h"
 #include "report/machine.h"
 #include "options.h"
 #include "report/output.h"
@@ -47,9 +49,12 @@ static int pin_cpu(int cpu, char *err, size_t errlen)
 }
 
 /* Checks what the options ask of this machine, before anything is measured. */
-static int check_machine(const struct options *o, char *err, size_t errlen)
+static int check_machine(const struct options *o, struct thread_plan *tp, char *err,
+			 size_t errlen)
 {
 	if (o->cpu >= 0 && pin_cpu(o->cpu, err, errlen))
+		return -1;
+	if (thread_plan_make(tp, o, err, errlen) || numa_check(o, err, errlen))
 		return -1;
 	if (!o->kernel && (o->cache == CACHE_FLUSH || o->cache == CACHE_FLUSH_TIMED) &&
 	    !cache_flush_supported()) {
@@ -120,13 +125,21 @@ static int run(const struct options *o)
 	int status = 0, opened;
 	struct progress progress;
 	struct workloads ws;
+	struct thread_plan tp;
+	struct page_usage pages;
 
 	memset(&b, 0, sizeof(b));
-	if (check_machine(o, err, sizeof(err)))
-		return usage_error(err);
-	if (workloads_build(&ws, o, err, sizeof(err))) {
-		workloads_free(&ws);
-		return usage_error(err);
+	memset(&ws, 0, sizeof(ws));
+	memset(&pages, 0, sizeof(pages));
+	memset(&tp, 0, sizeof(tp));
+	if (check_machine(o, &tp, err, sizeof(err))) {
+		status = usage_error(err);
+		goto out;
+	}
+	if (workloads_build(&ws, o, err, sizeof(err)) ||
+	    workloads_by_threads(&ws, tp.counts, tp.n_counts, err, sizeof(err))) {
+		status = usage_error(err);
+		goto out;
 	}
 	if (o->plot && plot_check(o->plot, err, sizeof(err))) {
 		status = usage_error(err);
@@ -139,7 +152,7 @@ static int run(const struct options *o)
 		goto out;
 	}
 	opened = o->kernel ? kernel_backend_open(&b, o, err, sizeof(err))
-			   : user_backend_open(&b, o, err, sizeof(err));
+			   : user_backend_open(&b, o, &tp, &ws, err, sizeof(err));
 	if (opened) {
 		status = usage_error(err);
 		goto out;
@@ -159,7 +172,9 @@ static int run(const struct options *o)
 		goto out;
 	}
 	progress_end(&progress);
-	struct report report = { o, &m, results, n };
+	if (!o->kernel)
+		user_backend_pages(&b, &pages);
+	struct report report = { o, &m, results, n, tp.cpus, tp.most, o->kernel ? NULL : &pages };
 
 	if (output_write(out, &report)) {
 		fprintf(stderr, "copyperf: writing %s failed: %s\n", o->output ? o->output : "output",
@@ -190,6 +205,7 @@ out:
 	else if (b.ctx)
 		user_backend_close(&b);
 	workloads_free(&ws);
+	thread_plan_free(&tp);
 	if (out && out != stdout)
 		fclose(out);
 	return status;

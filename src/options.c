@@ -52,6 +52,14 @@ const char options_usage[] =
 	"                        LLC misses): cycles per byte and bytes per cycle next to MB/s\n"
 	"      --cpu N           pin the process to CPU N\n"
 	"      --kernel          measure the kernel's routines through /dev/copyperf\n"
+	"  -j, --threads LIST    copy on N threads at once, each pinned to its own CPU and with\n"
+	"                        its own buffers: N, all, or a list (1,2,all); aggregate MB/s\n"
+	"                        and the slowest and fastest thread's\n"
+	"      --pages P         the buffers' pages: 4k, 2m, 1g (explicit huge pages, reserved\n"
+	"                        beforehand) or thp (transparent); the output says what the\n"
+	"                        kernel gave\n"
+	"      --numa WHERE      the buffers' NUMA placement: local, interleave or a node number"
+	"\n"
 	"  -d, --distribution LIST  replay recorded call mixes instead of the chunk sweep:\n"
 	"                        shipped ones by name (fleet, memcpy_0..8, memcpy_fleet,\n"
 	"                        memmove_0..8, memmove_fleet; memcpy, memmove or all for\n"
@@ -68,7 +76,7 @@ const char options_usage[] =
 	"`copyperf plot --help` and `copyperf compare --help` describe the subcommands.\n";
 
 enum { OPT_LIST = 256, OPT_CPU, OPT_VERSION, OPT_KERNEL, OPT_QUIET, OPT_PLOT, OPT_COUNTERS,
-       OPT_SEED };
+       OPT_SEED, OPT_PAGES, OPT_NUMA };
 
 static const struct option long_options[] = {
 	{ "routines", required_argument, NULL, 'r' },
@@ -89,6 +97,9 @@ static const struct option long_options[] = {
 	{ "distribution", required_argument, NULL, 'd' },
 	{ "working-set", required_argument, NULL, 'w' },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "pages", required_argument, NULL, OPT_PAGES },
+	{ "numa", required_argument, NULL, OPT_NUMA },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -96,6 +107,7 @@ static const struct option long_options[] = {
 
 static const char *const cache_names[] = { "flush", "flush-timed", "hot", "cold" };
 static const char *const format_names[] = { "table", "seed", "csv", "json" };
+static const char *const page_names[] = { "4k", "2m", "1g", "thp" }; /* PAGES_4K on */
 
 const char *cache_mode_name(enum cache_mode m)
 {
@@ -204,6 +216,51 @@ static int parse_words(const char *opt, const char *arg, char ***words, size_t *
 	return 0;
 }
 
+/* -j: a comma list of thread counts, each a number from 1 or "all" (stored as 0). */
+static int parse_threads(const char *arg, struct options *o, char *err, size_t errlen)
+{
+	char *words = strdup(arg), *cursor = words, *word;
+	int status = 0;
+
+	free(o->threads);
+	o->n_threads = 0;
+	o->threads = calloc(strlen(arg) + 1, sizeof(*o->threads));
+	if (!words || !o->threads) {
+		free(words);
+		return fail(err, errlen, "--threads: out of memory");
+	}
+	while (!status && (word = strsep(&cursor, ",")) != NULL) {
+		long v;
+
+		if (!strcmp(word, "all"))
+			o->threads[o->n_threads++] = 0;
+		else if (!strcmp(word, "0"))
+			status = fail(err, errlen, "--threads: 0 threads copy nothing (give 1 or more, "
+					  "or all)");
+		else if (!(status = parse_count("--threads", word, 1, CPU_SETSIZE, &v, err, errlen)))
+			o->threads[o->n_threads++] = (unsigned)v;
+	}
+	free(words);
+	return status;
+}
+
+static int parse_numa(const char *arg, struct options *o, char *err, size_t errlen)
+{
+	long v;
+
+	if (!strcmp(arg, "local") || !strcmp(arg, "interleave")) {
+		o->numa = *arg == 'l' ? NUMA_LOCAL : NUMA_INTERLEAVE;
+		return 0;
+	}
+	if (*arg < '0' || *arg > '9')
+		return fail(err, errlen, "--numa: '%s' is not local, interleave or a node number", arg);
+	if (parse_count("--numa", arg, 0, 4095, &v, err, errlen))
+		return -1;
+	o->numa = NUMA_NODE;
+	o->numa_node = (int)v;
+	return 0;
+}
+
 /* l1, l2, llc, cold, or a size: sized from the machine when the run starts. */
 static int check_working_sets(const struct options *o, char *err, size_t errlen)
 {
@@ -290,10 +347,31 @@ static int check_replay(const struct options *o, char *err, size_t errlen)
 	return check_working_sets(o, err, errlen);
 }
 
+/* What the module, the counters, --cpu and the seed's format cannot do with threads. */
+static int check_threads(const struct options *o, char *err, size_t errlen)
+{
+	if (o->kernel && o->threads)
+		return fail(err, errlen, "--kernel: not with --threads (the module measures one copy "
+					 "at a time)");
+	if (o->counters && o->threads)
+		return fail(err, errlen, "--counters: not with --threads (the counters count one "
+					 "thread)");
+	if (o->cpu >= 0 && o->threads)
+		return fail(err, errlen, "--cpu: not with --threads (each thread is pinned to a CPU "
+					 "of its own)");
+	if (o->format == FORMAT_SEED && o->threads)
+		return fail(err, errlen, "--format seed: the 2008 lines have one thread (use table, "
+					 "csv or json)");
+	if (o->kernel && (o->pages || o->numa))
+		return fail(err, errlen, "%s: not with --kernel (the module allocates its own buffers)",
+			    o->pages ? "--pages" : "--numa");
+	return 0;
+}
+
 /* Checks the options against each other once all are known. */
 static int check_consistency(const struct options *o, char *err, size_t errlen)
 {
-	if (check_replay(o, err, errlen))
+	if (check_replay(o, err, errlen) || check_threads(o, err, errlen))
 		return -1;
 	if (o->distributions)
 		return 0;
@@ -339,6 +417,15 @@ static int parse_option(int c, const char *arg, struct options *o, char *err, si
 		o->given |= GIVEN_WORKING_SET;
 		return parse_words("--working-set", arg, &o->working_sets, &o->n_working_sets, err,
 				   errlen);
+	case 'j':
+		return parse_threads(arg, o, err, errlen);
+	case OPT_PAGES:
+		if (pick_name("--pages", arg, page_names, 4, &i, err, errlen))
+			return -1;
+		o->pages = (enum page_mode)(PAGES_4K + i);
+		return 0;
+	case OPT_NUMA:
+		return parse_numa(arg, o, err, errlen);
 	case OPT_SEED:
 		o->given |= GIVEN_SEED;
 		return parse_seed(arg, &o->seed, err, errlen);
@@ -423,7 +510,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	set_defaults(o);
 	optind = 0; /* GNU: start afresh, so the parser can run more than once */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":r:s:t:b:c:a:n:f:o:d:w:hq", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:s:t:b:c:a:n:f:o:d:w:j:hq", long_options, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			option_error(err, errlen, c, argv[optind - 1]);
 			return -1;
@@ -453,5 +540,6 @@ void options_free(struct options *o)
 	free_words(o->distributions, o->n_distributions);
 	free_words(o->working_sets, o->n_working_sets);
 	free(o->sizes);
+	free(o->threads);
 	memset(o, 0, sizeof(*o));
 }

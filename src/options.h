@@ -16,6 +16,12 @@ enum cache_mode {
 
 enum output_format { FORMAT_TABLE, FORMAT_SEED, FORMAT_CSV, FORMAT_JSON };
 
+/* --pages: the page size the buffers are asked to be on (the kernel decides). */
+enum page_mode { PAGES_DEFAULT, PAGES_4K, PAGES_2M, PAGES_1G, PAGES_THP };
+
+/* --numa: where the buffers' pages are placed. */
+enum numa_policy { NUMA_DEFAULT, NUMA_LOCAL, NUMA_INTERLEAVE, NUMA_NODE };
+
 enum action { ACTION_RUN, ACTION_HELP, ACTION_VERSION, ACTION_LIST };
 
 struct options {
@@ -42,6 +48,12 @@ struct options {
 	char **working_sets;  /* the -w words as given (default l1,l2) */
 	size_t n_working_sets;
 	uint64_t seed;        /* draws the call lists */
+	/* -j: thread counts as given, 0 standing for "all"; NULL: one thread, as without threads */
+	unsigned *threads;
+	size_t n_threads;
+	enum page_mode pages;
+	enum numa_policy numa;
+	int numa_node;        /* NUMA_NODE's */
 	unsigned given;       /* GIVEN_* of the options given, where a default is not the same */
 };
 

@@ -3,6 +3,7 @@
  * A routine that copies wrongly in two ways, registered only in the test
  * build: verification must report it FAILED and give it no speed.
  */
+#include <sched.h>
 #include <string.h>
 #include "copyperf.h"
 
@@ -41,6 +42,18 @@ static void *forward_only(void *dst, const void *src, size_t n)
 	return dst;
 }
 
+/* The lowest CPU the process may run on, as it started: where -j's first thread runs. */
+static int first_cpu = -1;
+
+/* Right on the first CPU only: a -j run must catch it in its other threads. */
+static void *wrong_off_first_cpu(void *dst, const void *src, size_t n)
+{
+	memcpy(dst, src, n);
+	if (sched_getcpu() != first_cpu)
+		((unsigned char *)dst)[n / 2] ^= 0x01;
+	return dst;
+}
+
 static const struct copyperf_routine broken[] = {
 	{ "broken-short", "test only: drops the last byte of chunks >= 64 B", off_by_one, NULL, 0 },
 	{ "broken-overrun", "test only: writes one byte past the end", overrun, NULL, 0 },
@@ -48,10 +61,17 @@ static const struct copyperf_routine broken[] = {
 	  0 },
 	{ "broken-move", "test only: a memmove that always copies forward", forward_only, NULL,
 	  COPYPERF_OVERLAP_OK },
+	{ "broken-off-cpu0", "test only: wrong on any CPU but the process's first", wrong_off_first_cpu,
+	  NULL, 0 },
 };
 
 __attribute__((constructor)) static void register_broken(void)
 {
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		for (int c = CPU_SETSIZE - 1; c >= 0; c--)
+			first_cpu = CPU_ISSET(c, &set) ? c : first_cpu;
 	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++)
 		copyperf_routine_register(&broken[i]);
 }

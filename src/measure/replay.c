@@ -4,21 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include "pages.h"
 #include "pattern.h"
 #include "replay.h"
 #include "timing.h"
 
 /* Bytes on each side of a call's destination that must keep their values. */
 #define GUARD 64
-
-static void *map(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-		       -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
 
 /*
  * Every byte tells where it belongs; the destinations start out inverted, so a
@@ -36,15 +28,19 @@ static void fill(struct replay *rp)
 	rp->arena_passes = rp->expect_passes = 0;
 }
 
-int replay_open(struct replay *rp, const struct call_list *l, char *err, size_t errlen)
+int replay_open(struct replay *rp, const struct call_list *l, const struct options *o,
+		struct page_usage *u, char *err, size_t errlen)
 {
 	memset(rp, 0, sizeof(*rp));
 	rp->l = l;
-	rp->arena = map(l->arena);
-	rp->expect = map(l->arena);
+	rp->pages = o->pages;
+	/* the arena's pages are the ones measured; expect is only compared with them */
+	if (!(rp->arena = pages_map(l->arena, o, 0, u, err, errlen)))
+		return replay_close(rp), -1;
+	rp->expect = pages_map(l->arena, o, 0, NULL, err, errlen);
 	rp->before = malloc(l->largest + 2 * GUARD);
 	rp->source = malloc(l->largest + 2 * GUARD);
-	if (!rp->arena || !rp->expect || !rp->before || !rp->source) {
+	if (!rp->expect || !rp->before || !rp->source) {
 		snprintf(err, errlen, "--distribution: cannot allocate the %zu bytes of a replay: %s",
 			 2 * l->arena, strerror(errno ? errno : ENOMEM));
 		replay_close(rp);
@@ -56,10 +52,8 @@ int replay_open(struct replay *rp, const struct call_list *l, char *err, size_t 
 
 void replay_close(struct replay *rp)
 {
-	if (rp->arena)
-		munmap(rp->arena, rp->l->arena);
-	if (rp->expect)
-		munmap(rp->expect, rp->l->arena);
+	pages_unmap(rp->arena, rp->l->arena, rp->pages);
+	pages_unmap(rp->expect, rp->l->arena, rp->pages);
 	free(rp->before);
 	free(rp->source);
 	memset(rp, 0, sizeof(*rp));

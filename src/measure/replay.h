@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "copyperf.h"
 #include "call_list.h"
+#include "pages.h"
 #include "sweep.h"
 
 struct replay {
@@ -17,10 +18,15 @@ struct replay {
 	unsigned char *expect; /* what the arena must hold after expect_passes passes */
 	unsigned char *before, *source; /* one call's surroundings and source, before it runs */
 	uint64_t arena_passes, expect_passes;
+	enum page_mode pages;
 };
 
-/* Maps and fills the arena for l.  Returns 0, or -1 with a one-line reason. */
-int replay_open(struct replay *rp, const struct call_list *l, char *err, size_t errlen);
+/*
+ * Maps and fills the arena for l, on o's pages (what the kernel gave them
+ * added to *u).  Returns 0, or -1 with a one-line reason.
+ */
+int replay_open(struct replay *rp, const struct call_list *l, const struct options *o,
+		struct page_usage *u, char *err, size_t errlen);
 void replay_close(struct replay *rp);
 
 /* Makes every call of the list, passes times over, with fn; returns the seconds it took. */

@@ -21,16 +21,19 @@ static void init_point(struct point_result *p, const struct options *o, const st
 	p->samples = calloc(o->repeat, sizeof(*p->samples));
 	p->verified = true;
 	p->chunk = w->chunk;
+	p->threads = w->threads;
+	if (w->threads)
+		p->thread_samples = calloc((size_t)o->repeat * w->threads, sizeof(double));
 	if (!w->calls) {
-		p->total = point_total(o->total, w->chunk);
+		p->total = point_total(o->total, w->chunk) * point_threads(p);
 		return;
 	}
 	p->distribution = w->distribution;
 	p->working_set_name = w->working_set_name;
 	p->working_set = w->working_set;
 	passes = call_list_passes(w->calls, o->total);
-	p->calls = passes * w->calls->n;
-	p->total = passes * w->calls->bytes;
+	p->calls = passes * w->calls->n * point_threads(p);
+	p->total = passes * w->calls->bytes * point_threads(p);
 }
 
 /* One measurement of one point; a wrong copy marks the point FAILED for good. */
@@ -99,6 +102,9 @@ int sweep_run(const struct options *o, struct backend *b, const struct workload 
 					goto fail;
 				if (b->counters && p->verified)
 					counters_add(&p->counters, b->counters);
+				if (p->threads && p->verified && b->thread_seconds)
+					memcpy(&p->thread_samples[k * p->threads], b->thread_seconds,
+					       p->threads * sizeof(double));
 				if (progress)
 					progress(++done, steps, arg);
 			}
@@ -129,7 +135,9 @@ void *backend_start(struct backend *b, size_t ctx_size, char *err, size_t errlen
 
 void sweep_free(struct point_result *results, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(results[i].samples);
+		free(results[i].thread_samples);
+	}
 	free(results);
 }

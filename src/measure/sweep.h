@@ -29,6 +29,7 @@ struct workload {
 	const char *distribution;      /* a replay's: the name, the working set's name and bytes */
 	const char *working_set_name;
 	uint64_t working_set;
+	unsigned threads;              /* -j: threads copying at once; 0: this thread alone */
 };
 
 struct backend {
@@ -42,6 +43,8 @@ struct backend {
 	void *ctx;
 	/* The last measurement's hardware counters, or NULL when none are counted. */
 	const struct counter_values *counters;
+	/* With -j: the last measurement's seconds of each thread, or NULL. */
+	const double *thread_seconds;
 };
 
 /* Zeroes *b and gives it a zeroed context of ctx_size bytes; NULL, with err set, if out of memory. */
@@ -51,9 +54,15 @@ struct point_result {
 	const char *routine;
 	const char *space;
 	uint64_t chunk;
-	uint64_t total; /* bytes copied per measurement: whole chunks only */
+	uint64_t total; /* bytes copied per measurement, by all threads: whole chunks only */
 	unsigned repeats;
-	double *samples; /* seconds of each measurement, in the order taken */
+	double *samples; /* seconds of each measurement, in the order taken (all threads') */
+	/*
+	 * -j: threads copying at once (0 without -j, one thread as always), and the
+	 * seconds of each thread's own copies: thread_samples[k * threads + t]
+	 */
+	unsigned threads;
+	double *thread_samples;
 	struct summary seconds;
 	bool verified;
 	char error[200]; /* when !verified: what was wrong */
@@ -61,7 +70,7 @@ struct point_result {
 	const char *distribution;     /* its name */
 	const char *working_set_name; /* l1, l2, llc, cold, or the size as given */
 	uint64_t working_set;         /* bytes the calls' offsets spread over */
-	uint64_t calls;               /* calls per measurement (total: the bytes they copy) */
+	uint64_t calls;               /* calls per measurement, all threads' (total: their bytes) */
 	struct counter_values counters; /* summed over the repeats; none if .measurements is 0 */
 };
 
@@ -93,6 +102,12 @@ static inline uint64_t point_total(uint64_t total, uint64_t chunk)
 static inline double point_mean_size(const struct point_result *p)
 {
 	return p->calls ? (double)p->total / (double)p->calls : 0;
+}
+
+/* The threads a point copied on: 1 without -j. */
+static inline unsigned point_threads(const struct point_result *p)
+{
+	return p->threads ? p->threads : 1;
 }
 
 /* A replay point's nanoseconds per call at a time in seconds. */

@@ -3,14 +3,23 @@
 #ifndef COPYPERF_USER_BACKEND_H
 #define COPYPERF_USER_BACKEND_H
 
+#include "pages.h"
 #include "sweep.h"
+#include "thread_plan.h"
+#include "workloads.h"
 
 /*
  * Resolves the routine names (every available one when o->routines is NULL),
- * allocates and pre-faults the buffers.  Returns 0, or -1 with a one-line
+ * allocates and pre-faults the buffers: this thread's, or with -j those of
+ * tp's workers, each in its own thread; checks that explicit huge pages are
+ * reserved for them and for ws's replay arenas.  Returns 0, or -1 with a one-line
  * reason naming the option at fault (a usage error).
  */
-int user_backend_open(struct backend *b, const struct options *o, char *err, size_t errlen);
+int user_backend_open(struct backend *b, const struct options *o, const struct thread_plan *tp,
+		      const struct workloads *ws, char *err, size_t errlen);
 void user_backend_close(struct backend *b);
+
+/* What the kernel gave the buffers measured so far (see pages.h). */
+void user_backend_pages(const struct backend *b, struct page_usage *u);
 
 #endif

@@ -89,8 +89,12 @@ static int build_replays(struct workloads *ws, const struct options *o, char *er
 int workloads_build(struct workloads *ws, const struct options *o, char *err, size_t errlen)
 {
 	memset(ws, 0, sizeof(*ws));
-	if (o->distributions)
-		return build_replays(ws, o, err, errlen);
+	if (o->distributions) {
+		int status = build_replays(ws, o, err, errlen);
+
+		ws->n_lists = ws->n;
+		return status;
+	}
 	ws->w = calloc(o->n_sizes + 1, sizeof(*ws->w));
 	if (!ws->w) {
 		snprintf(err, errlen, "out of memory");
@@ -101,9 +105,41 @@ int workloads_build(struct workloads *ws, const struct options *o, char *err, si
 	return 0;
 }
 
+size_t workloads_largest_arena(const struct workloads *ws)
+{
+	size_t largest = 0;
+
+	for (size_t i = 0; i < ws->n_lists; i++)
+		largest = ws->lists[i].arena > largest ? ws->lists[i].arena : largest;
+	return largest;
+}
+
+int workloads_by_threads(struct workloads *ws, const unsigned *counts, size_t n, char *err,
+			 size_t errlen)
+{
+	struct workload *w;
+
+	if (!n)
+		return 0;
+	w = calloc(ws->n * n + 1, sizeof(*w));
+	if (!w) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < ws->n; i++)
+		for (size_t k = 0; k < n; k++) {
+			w[i * n + k] = ws->w[i];
+			w[i * n + k].threads = counts[k];
+		}
+	free(ws->w);
+	ws->w = w;
+	ws->n *= n;
+	return 0;
+}
+
 void workloads_free(struct workloads *ws)
 {
-	for (size_t i = 0; ws->lists && i < ws->n; i++)
+	for (size_t i = 0; ws->lists && i < ws->n_lists; i++)
 		call_list_free(&ws->lists[i]);
 	distributions_free(ws->dists, ws->n_dists);
 	free(ws->lists);

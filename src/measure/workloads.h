@@ -18,7 +18,8 @@ struct workloads {
 	size_t n;
 	struct distribution *dists; /* a replay's, one per -d name */
 	size_t n_dists;
-	struct call_list *lists;    /* a replay's, one per workload */
+	struct call_list *lists;    /* a replay's, one per workload before workloads_by_threads */
+	size_t n_lists;
 	char **ws_names;            /* a replay's working sets as given, one per -w word */
 	uint64_t *ws_bytes;         /* and what they came to on this machine */
 	size_t n_ws;
@@ -37,6 +38,15 @@ bool working_set_is_level(const char *word);
 
 /* Builds the workloads o asks for.  Returns 0, or -1 with a one-line reason (bad input). */
 int workloads_build(struct workloads *ws, const struct options *o, char *err, size_t errlen);
+/* The bytes of the largest replay arena (0 for a chunk sweep). */
+size_t workloads_largest_arena(const struct workloads *ws);
+
+/*
+ * Every workload once for each of the n thread counts (-j), in that order,
+ * workload by workload.  Returns 0, or -1 with the reason (out of memory).
+ */
+int workloads_by_threads(struct workloads *ws, const unsigned *counts, size_t n, char *err,
+			 size_t errlen);
 void workloads_free(struct workloads *ws);
 
 #endif

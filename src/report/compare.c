@@ -15,7 +15,7 @@
 
 static const char compare_usage[] =
 	"usage: copyperf compare [--threshold PCT] A.json[,A2.json...] B.json[,B2.json...]\n"
-	"For every (routine, space, chunk) in both results files: the median speeds, B/A,\n"
+	"For every (routine, space, chunk, threads) in both results files: the median speeds, B/A,\n"
 	"and a two-sided Mann-Whitney U test of the repeats; then the geometric mean of\n"
 	"B/A per routine.  With --threshold PCT, exits 1 when any B/A is significantly\n"
 	"below 1 - PCT/100 (B slower than A by more than PCT percent).\n"
@@ -215,14 +215,28 @@ static void call_lists_note(const struct result_set *a, const struct result_set 
 	printf("), so their difference is partly the lists'\n");
 }
 
-/* The columns that name a point: routine, space, its chunk or its distribution and working set. */
-static void key_columns(const struct result_row *r)
+/* True when some point of s was measured on more than one thread (-j). */
+static bool threaded(const struct result_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->rows[i].threads > 1)
+			return true;
+	return false;
+}
+
+/*
+ * The columns that name a point: routine, space, its chunk or its distribution
+ * and working set, and its threads when some point had several.
+ */
+static void key_columns(const struct result_row *r, bool threads)
 {
 	printf("%-18s %-6s ", r->routine, r->space);
 	if (row_is_replay(r))
 		printf("%-16s %-11s", r->distribution, r->working_set_name);
 	else
 		printf("%9llu", (unsigned long long)r->chunk);
+	if (threads)
+		printf(" %7u", r->threads);
 }
 
 /* Prints the comparison; returns how many points regressed past the threshold. */
@@ -234,6 +248,7 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 	size_t on_repeats = 0; /* points of pooled sides that one run of a side lacked */
 	double floor = 1 - threshold / 100;
 	bool replay = result_set_is_replay(a) || result_set_is_replay(b);
+	bool threads = threaded(a) || threaded(b);
 
 	if (!groups)
 		abort();
@@ -264,12 +279,13 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 		       "side\n\n",
 		       a->runs, b->runs, COMPARE_ALPHA);
 	if (replay)
-		printf("%-18s %-6s %-16s %-11s %12s %6s %12s %6s %7s %8s\n", "routine", "space",
-		       "distribution", "working set", "A ns/call", "+-", "B ns/call", "+-", "B/A",
-		       "p");
+		printf("%-18s %-6s %-16s %-11s", "routine", "space", "distribution", "working set");
 	else
-		printf("%-18s %-6s %9s %12s %6s %12s %6s %7s %8s\n", "routine", "space",
-		       "chunk [B]", "A MB/s", "+-", "B MB/s", "+-", "B/A", "p");
+		printf("%-18s %-6s %9s", "routine", "space", "chunk [B]");
+	if (threads)
+		printf(" %7s", "threads");
+	printf(" %12s %6s %12s %6s %7s %8s\n", replay ? "A ns/call" : "A MB/s", "+-",
+	       replay ? "B ns/call" : "B MB/s", "+-", "B/A", "p");
 	for (size_t i = 0; i < a->n; i++) {
 		const struct result_row *ra = &a->rows[i], *rb = result_set_find(b, ra);
 		struct verdict v;
@@ -278,7 +294,7 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 			only_a++;
 			continue;
 		}
-		key_columns(ra);
+		key_columns(ra, threads);
 		if (!ra->verified || !rb->verified) {
 			printf("  not compared: FAILED in %s\n", ra->verified ? "B" : "A");
 			skipped++;
@@ -314,7 +330,9 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 	for (size_t i = 0; i < n_groups; i++) {
 		printf("%-18s %-6s %7.3f  over %zu %s\n", groups[i].first->routine,
 		       groups[i].first->space, geometric_mean(groups[i].ratios, groups[i].n),
-		       groups[i].n, replay ? "distributions and working sets" : "chunk sizes");
+		       groups[i].n, replay ? (threads ? "distributions, working sets and threads"
+						      : "distributions and working sets")
+					   : (threads ? "chunk sizes and threads" : "chunk sizes"));
 		free(groups[i].ratios);
 	}
 	if (!n_groups)

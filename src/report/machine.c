@@ -58,4 +58,5 @@ void machine_read(struct machine_info *m)
 	snprintf(m->compiler, sizeof(m->compiler), "gcc %s", __VERSION__);
 #endif
 	m->n_caches = cache_levels(m->caches, MAX_CACHE_LEVELS);
+	m->n_nodes = numa_nodes_read(m->nodes, MAX_NUMA_NODES);
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include "measure/cache.h"
+#include "measure/numa.h"
 
 struct machine_info {
 	char cpu[128];
@@ -15,6 +16,8 @@ struct machine_info {
 	char host[72];
 	struct cp_cache caches[MAX_CACHE_LEVELS];
 	size_t n_caches;
+	struct numa_node nodes[MAX_NUMA_NODES];
+	size_t n_nodes;
 };
 
 void machine_read(struct machine_info *m);

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
 #include "output.h"
+#include "stats/stats.h"
 
 int output_write(FILE *f, const struct report *r)
 {
@@ -20,4 +22,32 @@ bool report_has_counters(const struct report *r)
 		if (r->results[i].counters.measurements)
 			return true;
 	return false;
+}
+
+void point_thread_speeds(const struct point_result *p, double *speeds, double *slowest,
+			 double *fastest)
+{
+	double bytes = (double)p->total / point_threads(p);
+	double *own = calloc(p->repeats + 1, sizeof(*own));
+
+	if (!own)
+		abort();
+	*slowest = *fastest = 0;
+	for (unsigned t = 0; t < p->threads; t++) {
+		for (unsigned k = 0; k < p->repeats; k++)
+			own[k] = p->thread_samples[(size_t)k * p->threads + t];
+		speeds[t] = bytes / median_of(own, p->repeats);
+		*slowest = !t || speeds[t] < *slowest ? speeds[t] : *slowest;
+		*fastest = speeds[t] > *fastest ? speeds[t] : *fastest;
+	}
+	free(own);
+}
+
+void report_describe_threads(const struct report *r, char *buf, size_t len)
+{
+	char cpus[256];
+
+	cpu_list_format(r->cpus, r->n_cpus, cpus, sizeof(cpus));
+	snprintf(buf, len, "threads on CPUs %s in this order (one per core, then SMT siblings), "
+		 "each with its own buffers", cpus);
 }

@@ -9,6 +9,8 @@
 #include "copyperf.h"
 #include "machine.h"
 #include "options.h"
+#include "measure/cpu_order.h"
+#include "measure/pages.h"
 #include "measure/sweep.h"
 
 struct report {
@@ -16,6 +18,9 @@ struct report {
 	const struct machine_info *m;
 	const struct point_result *results;
 	size_t n;
+	const int *cpus;  /* -j: the CPUs of the threads, in the order they are used */
+	size_t n_cpus;    /* 0 without -j */
+	const struct page_usage *pages; /* what the kernel gave the buffers; NULL in the kernel */
 };
 
 /* Writes the report in o->format; returns 0, or -1 if writing failed. */
@@ -64,6 +69,22 @@ static inline double cycles_per_call(const struct point_result *p)
 {
 	return cycles_per(p, p->calls);
 }
+
+/* True when the points were measured with -j: every format then shows the threads. */
+static inline bool report_is_threaded(const struct report *r)
+{
+	return r->n_cpus > 0;
+}
+
+/*
+ * A -j point's threads: each one's median speed (bytes per second of its own
+ * copies) into speeds, p->threads of them, and the slowest and fastest.
+ */
+void point_thread_speeds(const struct point_result *p, double *speeds, double *slowest,
+			 double *fastest);
+
+/* One line: the CPUs the threads ran on, in the order they were taken. */
+void report_describe_threads(const struct report *r, char *buf, size_t len);
 
 /* Bytes per second of a point at a time in seconds. */
 static inline double rate(const struct point_result *p, double seconds)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The JSON results' columns, one row per point; samples joined by ';'; a replay adds its seed. */
+#include <stdlib.h>
 #include <string.h>
 #include "output.h"
 
@@ -44,7 +45,28 @@ static void counter_fields(FILE *f, const struct point_result *p, bool replay)
 		fputc(',', f);
 }
 
-static void header(FILE *f, bool replay, bool counters)
+/* -j: the threads, their CPUs and speeds (per thread joined by ';'); empty speeds when FAILED. */
+static void thread_fields(FILE *f, const struct point_result *p, const int *cpus)
+{
+	double *speeds = calloc(p->threads + 1, sizeof(*speeds)), slowest, fastest;
+
+	if (!speeds)
+		abort();
+	fprintf(f, ",%u,", p->threads);
+	for (unsigned t = 0; t < p->threads; t++)
+		fprintf(f, "%s%d", t ? ";" : "", cpus[t]);
+	if (p->verified) {
+		point_thread_speeds(p, speeds, &slowest, &fastest);
+		fprintf(f, ",%.9g,%.9g,", slowest, fastest);
+		for (unsigned t = 0; t < p->threads; t++)
+			fprintf(f, "%s%.9g", t ? ";" : "", speeds[t]);
+	} else {
+		fputs(",,,", f);
+	}
+	free(speeds);
+}
+
+static void header(FILE *f, bool replay, bool counters, bool threaded)
 {
 	fputs("routine,space,", f);
 	fputs(replay ? "distribution,working_set,working_set_name,calls,mean_size" : "chunk", f);
@@ -62,6 +84,9 @@ static void header(FILE *f, bool replay, bool counters)
 		if (replay)
 			fputs(",cycles_per_call", f);
 	}
+	if (threaded)
+		fputs(",threads,cpus,slowest_thread_bytes_per_s,fastest_thread_bytes_per_s,"
+		      "thread_bytes_per_s", f);
 	fputc('\n', f);
 }
 
@@ -94,7 +119,7 @@ void output_csv(FILE *f, const struct report *r)
 {
 	bool counters = report_has_counters(r), replay = report_is_replay(r);
 
-	header(f, replay, counters);
+	header(f, replay, counters, report_is_threaded(r));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct point_result *p = &r->results[i];
 		const struct summary *t = &p->seconds;
@@ -115,6 +140,8 @@ void output_csv(FILE *f, const struct report *r)
 			fprintf(f, ",%llu", (unsigned long long)r->o->seed);
 		if (counters)
 			counter_fields(f, p, replay);
+		if (report_is_threaded(r))
+			thread_fields(f, p, r->cpus);
 		fputc('\n', f);
 	}
 }

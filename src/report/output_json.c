@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Machine-readable results, one object per run, for scripts and `copyperf compare`. */
 #include <math.h>
+#include <stdlib.h>
+#include "measure/numa.h"
 #include "output.h"
 
 static void json_string(FILE *f, const char *s)
@@ -38,6 +40,14 @@ static void json_triple(FILE *f, const char *key, double median, double min, dou
 	fputc('}', f);
 }
 
+static void json_ints(FILE *f, const int *v, size_t n)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%d", i ? "," : "", v[i]);
+	fputc(']', f);
+}
+
 static void machine(FILE *f, const struct machine_info *m)
 {
 	fputs("\"machine\":{\"cpu\":", f);
@@ -62,7 +72,17 @@ static void machine(FILE *f, const struct machine_info *m)
 		fprintf(f, "%s\"%s\":{\"size\":%llu,\"line\":%u}", i ? "," : "", name,
 			(unsigned long long)c->size, c->line);
 	}
-	fputs("}}", f);
+	fputc('}', f);
+	fputs(",\"numa_nodes\":[", f);
+	for (size_t i = 0; i < m->n_nodes; i++) {
+		int cpus[1024];
+		long n = cpu_list_parse(m->nodes[i].cpulist, cpus, 1024);
+
+		fprintf(f, "%s{\"node\":%d,\"cpus\":", i ? "," : "", m->nodes[i].id);
+		json_ints(f, cpus, n > 0 ? (size_t)n : 0);
+		fputc('}', f);
+	}
+	fputs("]}", f);
 }
 
 /* "key":[...] of n words (none when words is NULL). */
@@ -76,8 +96,45 @@ static void json_words(FILE *f, const char *key, char *const *words, size_t n)
 	fputc(']', f);
 }
 
-static void config(FILE *f, const struct options *o)
+/* What the buffers were asked to be on, and what the kernel gave them (see pages.h). */
+static void pages(FILE *f, const struct report *r)
 {
+	const struct page_usage *u = r->pages;
+	char numa[32];
+
+	fprintf(f, ",\"pages\":{\"asked\":\"%s\"", page_mode_name(r->o->pages));
+	if (u)
+		fprintf(f, ",\"page_size\":%llu,\"bytes\":%llu,\"hugetlb_bytes\":%llu,"
+			   "\"transparent_huge_bytes\":%llu",
+			(unsigned long long)u->page_size, (unsigned long long)u->bytes,
+			(unsigned long long)u->hugetlb_bytes, (unsigned long long)u->thp_bytes);
+	fputs("},\"numa\":", f);
+	numa_policy_name(r->o, numa, sizeof(numa));
+	if (r->o->numa)
+		json_string(f, numa);
+	else
+		fputs("null", f);
+}
+
+/* -j as given ("all" a word), and the threads' CPUs in the order they are taken. */
+static void threads(FILE *f, const struct report *r)
+{
+	fputs(",\"threads\":[", f);
+	for (size_t i = 0; i < r->o->n_threads; i++) {
+		fputs(i ? "," : "", f);
+		if (r->o->threads[i])
+			fprintf(f, "%u", r->o->threads[i]);
+		else
+			fputs("\"all\"", f);
+	}
+	fputs("],\"thread_cpus\":", f);
+	json_ints(f, r->cpus, r->n_cpus);
+}
+
+static void config(FILE *f, const struct report *r)
+{
+	const struct options *o = r->o;
+
 	fputs("\"config\":{", f);
 	json_words(f, "routines", o->routines, o->n_routines);
 	fputs(",\"sizes\":[", f);
@@ -99,6 +156,8 @@ static void config(FILE *f, const struct options *o)
 	json_words(f, "distributions", o->distributions, o->n_distributions);
 	fputc(',', f);
 	json_words(f, "working_sets", o->distributions ? o->working_sets : NULL, o->n_working_sets);
+	threads(f, r);
+	pages(f, r);
 	fputc('}', f);
 }
 
@@ -145,10 +204,43 @@ static void result_key(FILE *f, const struct point_result *p)
 	} else {
 		fprintf(f, "\"chunk\":%llu,", (unsigned long long)p->chunk);
 	}
-	fprintf(f, "\"total\":%llu,\"repeats\":%u,", (unsigned long long)p->total, p->repeats);
+	fprintf(f, "\"threads\":%u,\"total\":%llu,\"repeats\":%u,", point_threads(p),
+		(unsigned long long)p->total, p->repeats);
 }
 
-static void result(FILE *f, const struct point_result *p)
+/* Each thread's median speed, its samples, and the slowest and fastest thread's speed. */
+static void thread_figures(FILE *f, const struct point_result *p, const int *cpus)
+{
+	double *speeds = calloc(p->threads + 1, sizeof(*speeds)), slowest, fastest;
+
+	if (!speeds)
+		abort();
+	point_thread_speeds(p, speeds, &slowest, &fastest);
+	fputs(",\"cpus\":", f);
+	json_ints(f, cpus, p->threads);
+	fputs(",\"thread_bytes_per_s\":[", f);
+	for (unsigned t = 0; t < p->threads; t++) {
+		fputs(t ? "," : "", f);
+		json_number(f, speeds[t]);
+	}
+	fputs("],\"slowest_thread_bytes_per_s\":", f);
+	json_number(f, slowest);
+	fputs(",\"fastest_thread_bytes_per_s\":", f);
+	json_number(f, fastest);
+	fputs(",\"thread_samples\":[", f);
+	for (unsigned t = 0; t < p->threads; t++) {
+		fputs(t ? ",[" : "[", f);
+		for (unsigned k = 0; k < p->repeats; k++) {
+			fputs(k ? "," : "", f);
+			json_number(f, p->thread_samples[(size_t)k * p->threads + t]);
+		}
+		fputc(']', f);
+	}
+	fputc(']', f);
+	free(speeds);
+}
+
+static void result(FILE *f, const struct point_result *p, const int *cpus)
 {
 	result_key(f, p);
 	if (!p->verified) {
@@ -173,6 +265,8 @@ static void result(FILE *f, const struct point_result *p)
 		json_number(f, p->samples[k]);
 	}
 	fputs("],\"verified\":true", f);
+	if (p->threads)
+		thread_figures(f, p, cpus);
 	if (p->counters.measurements)
 		counters(f, p);
 	fputc('}', f);
@@ -183,11 +277,11 @@ void output_json(FILE *f, const struct report *r)
 	fprintf(f, "{\"tool\":\"copyperf\",\"version\":\"%s\",", COPYPERF_VERSION);
 	machine(f, r->m);
 	fputc(',', f);
-	config(f, r->o);
+	config(f, r);
 	fputs(",\"results\":[", f);
 	for (size_t i = 0; i < r->n; i++) {
 		fputs(i ? ",\n" : "\n", f);
-		result(f, &r->results[i]);
+		result(f, &r->results[i], r->cpus);
 	}
 	fputs("\n]}\n", f);
 }

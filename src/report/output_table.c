@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include "measure/numa.h"
 #include "output.h"
 #include "sizes.h"
 
@@ -7,9 +9,58 @@ static const char *space(const struct report *r)
 	return r->results && r->n ? r->results[0].space : "user";
 }
 
-static void machine_line(FILE *f, const struct machine_info *m)
+/* The machine, and with -j, --pages or --numa the threads' CPUs and the buffers' pages. */
+static void machine_line(FILE *f, const struct report *r)
 {
+	const struct machine_info *m = r->m;
+	const struct options *o = r->o;
+	char line[400];
+
 	fprintf(f, "%s, %s, %s, %s\n", m->cpu, m->kernel, m->libc, m->compiler);
+	if (report_is_threaded(r)) {
+		report_describe_threads(r, line, sizeof(line));
+		fprintf(f, "%s\n", line);
+	}
+	if (r->pages && (o->pages || o->numa)) {
+		page_usage_describe(r->pages, line, sizeof(line));
+		fprintf(f, "buffers: %s (asked: --pages %s", line, page_mode_name(o->pages));
+		if (o->numa) {
+			char where[32];
+
+			numa_policy_name(o, where, sizeof(where));
+			fprintf(f, ", --numa %s", where);
+		}
+		fputs(")\n", f);
+	}
+}
+
+/* With -j, what the aggregate and the per-thread columns are. */
+static void threads_note(FILE *f, const struct report *r)
+{
+	if (report_is_threaded(r))
+		fputs("threads: the aggregate, all threads' bytes over the time from the first one's "
+		      "start to the last one's end;\nslowest, fastest: one thread's own MB/s (the "
+		      "median of its measurements)\n", f);
+}
+
+/* The -j columns' heads, after the point's key and at the end, before "verified". */
+static void thread_heads(FILE *f, bool threaded, bool at_end)
+{
+	if (threaded && !at_end)
+		fprintf(f, " %7s", "threads");
+	else if (threaded)
+		fprintf(f, " %12s %12s", "slowest", "fastest");
+}
+
+static void thread_columns(FILE *f, const struct point_result *p)
+{
+	double *speeds = calloc(p->threads + 1, sizeof(*speeds)), slowest, fastest;
+
+	if (!speeds)
+		abort();
+	point_thread_speeds(p, speeds, &slowest, &fastest);
+	fprintf(f, " %12.1f %12.1f", slowest / BYTES_PER_MB, fastest / BYTES_PER_MB);
+	free(speeds);
 }
 
 static void header(FILE *f, const struct report *r)
@@ -22,12 +73,16 @@ static void header(FILE *f, const struct report *r)
 	fprintf(f, "copyperf %s: %s space, cache %s, %s per point, two %s buffers, align %llu:%llu\n",
 		COPYPERF_VERSION, space(r), cache_mode_name(o->cache), total, buffer,
 		(unsigned long long)o->align_src, (unsigned long long)o->align_dst);
-	machine_line(f, r->m);
-	fprintf(f, "MB/s: 2^20 bytes per second; median [min, max] of %u measurements\n\n",
+	machine_line(f, r);
+	fprintf(f, "MB/s: 2^20 bytes per second; median [min, max] of %u measurements\n",
 		o->repeat);
-	fprintf(f, "%-18s %9s %12s %12s %12s %10s  %s%s\n", "routine", "chunk [B]", "MB/s median",
-		"MB/s min", "MB/s max", "time [s]", "verified",
-		report_has_counters(r) ? "     cyc/B    B/cyc" : "");
+	threads_note(f, r);
+	fputc('\n', f);
+	fprintf(f, "%-18s %9s", "routine", "chunk [B]");
+	thread_heads(f, report_is_threaded(r), false);
+	fprintf(f, " %12s %12s %12s %10s", "MB/s median", "MB/s min", "MB/s max", "time [s]");
+	thread_heads(f, report_is_threaded(r), true);
+	fprintf(f, "  %s%s\n", "verified", report_has_counters(r) ? "     cyc/B    B/cyc" : "");
 }
 
 /*
@@ -38,14 +93,18 @@ static void replay_header(FILE *f, const struct report *r)
 {
 	fprintf(f, "copyperf %s: %s space, recorded call mixes replayed, seed %llu\n",
 		COPYPERF_VERSION, space(r), (unsigned long long)r->o->seed);
-	machine_line(f, r->m);
+	machine_line(f, r);
 	fprintf(f, "ns/call: a measurement's time over its calls; median [min, max] of %u "
-		   "measurements;\nMB/s: 2^20 bytes per second at the median\n\n",
+		   "measurements;\nMB/s: 2^20 bytes per second at the median\n",
 		r->o->repeat);
-	fprintf(f, "%-18s %-16s %-11s %10s %8s %13s %14s %9s %9s %12s  %s%s\n", "routine",
-		"distribution", "working set", "[B]", "calls", "mean size [B]", "ns/call median",
-		"min", "max", "MB/s median", "verified",
-		report_has_counters(r) ? "   cyc/call" : "");
+	threads_note(f, r);
+	fputc('\n', f);
+	fprintf(f, "%-18s %-16s %-11s %10s", "routine", "distribution", "working set", "[B]");
+	thread_heads(f, report_is_threaded(r), false);
+	fprintf(f, " %8s %13s %14s %9s %9s %12s", "calls", "mean size [B]", "ns/call median", "min",
+		"max", "MB/s median");
+	thread_heads(f, report_is_threaded(r), true);
+	fprintf(f, "  %s%s\n", "verified", report_has_counters(r) ? "   cyc/call" : "");
 }
 
 /* Cycles per byte and bytes per cycle, or dashes where cycles were not counted. */
@@ -62,13 +121,18 @@ static void counter_columns(FILE *f, const struct point_result *p)
 static void chunk_row(FILE *f, const struct point_result *p, bool counters)
 {
 	fprintf(f, "%-18s %9llu", p->routine, (unsigned long long)p->chunk);
+	if (p->threads)
+		fprintf(f, " %7u", p->threads);
 	if (!p->verified) {
 		fprintf(f, "  FAILED: %s\n", p->error);
 		return;
 	}
-	fprintf(f, " %12.1f %12.1f %12.1f %10.6f  yes", rate(p, p->seconds.median) / BYTES_PER_MB,
+	fprintf(f, " %12.1f %12.1f %12.1f %10.6f", rate(p, p->seconds.median) / BYTES_PER_MB,
 		rate(p, p->seconds.max) / BYTES_PER_MB, rate(p, p->seconds.min) / BYTES_PER_MB,
 		p->seconds.median);
+	if (p->threads)
+		thread_columns(f, p);
+	fputs("  yes", f);
 	if (counters)
 		counter_columns(f, p);
 	fputc('\n', f);
@@ -80,14 +144,19 @@ static void replay_row(FILE *f, const struct point_result *p, bool counters)
 
 	fprintf(f, "%-18s %-16s %-11s %10llu", p->routine, p->distribution, p->working_set_name,
 		(unsigned long long)p->working_set);
+	if (p->threads)
+		fprintf(f, " %7u", p->threads);
 	if (!p->verified) {
 		fprintf(f, "  FAILED: %s\n", p->error);
 		return;
 	}
-	fprintf(f, " %8llu %13.1f %14.2f %9.2f %9.2f %12.1f  yes", (unsigned long long)p->calls,
+	fprintf(f, " %8llu %13.1f %14.2f %9.2f %9.2f %12.1f", (unsigned long long)p->calls,
 		point_mean_size(p), point_ns_per_call(p, p->seconds.median),
 		point_ns_per_call(p, p->seconds.min), point_ns_per_call(p, p->seconds.max),
 		rate(p, p->seconds.median) / BYTES_PER_MB);
+	if (p->threads)
+		thread_columns(f, p);
+	fputs("  yes", f);
 	if (counters && cpc > 0)
 		fprintf(f, "  %9.1f", cpc);
 	else if (counters)

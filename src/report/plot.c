@@ -21,7 +21,9 @@ static const char plot_usage[] =
 	"Draws throughput (median MB/s, min-max bars over the repeats) against chunk size,\n"
 	"one line per routine, space and results file, with gnuplot.  Replayed call mixes\n"
 	"(--distribution) are drawn as the time per call of each distribution and working\n"
-	"set, one bar per routine, space and results file.\n";
+	"set, one bar per routine, space and results file.  Results measured on several\n"
+	"thread counts (-j) are drawn as aggregate throughput against threads, one line per\n"
+	"routine, space, chunk and results file.\n";
 
 /* The plot's size; a replay's grows wider with its bars. */
 #define PLOT_HEIGHT 680
@@ -97,6 +99,24 @@ static int by_chunk(const void *x, const void *y)
 	return (a->chunk > b->chunk) - (a->chunk < b->chunk);
 }
 
+static int by_threads(const void *x, const void *y)
+{
+	const struct result_row *a = *(const struct result_row *const *)x;
+	const struct result_row *b = *(const struct result_row *const *)y;
+
+	return (a->threads > b->threads) - (a->threads < b->threads);
+}
+
+/*
+ * A line's rows: one routine and space, against chunk size; or, when several
+ * thread counts were measured (x_threads), one routine, space and chunk
+ * against threads.
+ */
+static bool same_line(const struct result_row *a, const struct result_row *b, bool x_threads)
+{
+	return row_same_routine(a, b) && (!x_threads || a->chunk == b->chunk);
+}
+
 static void title(FILE *f, const struct result_set *s, bool replay)
 {
 	char total[32], buffer[32], line[512];
@@ -145,8 +165,9 @@ static void xtics(FILE *f, const struct result_set *sets, size_t n_sets)
 	fputs(")\n", f);
 }
 
-/* The rows of one (routine, space) of a set, in chunk order. */
-static size_t series(const struct result_set *s, size_t first, const struct result_row **out)
+/* The rows of one line (see same_line) of a set, in the x axis' order. */
+static size_t series(const struct result_set *s, size_t first, const struct result_row **out,
+		     bool x_threads)
 {
 	const struct result_row *key = &s->rows[first];
 	size_t n = 0;
@@ -154,20 +175,35 @@ static size_t series(const struct result_set *s, size_t first, const struct resu
 	for (size_t i = first; i < s->n; i++) {
 		const struct result_row *r = &s->rows[i];
 
-		if (r->verified && !strcmp(r->routine, key->routine) && !strcmp(r->space, key->space))
+		if (r->verified && same_line(r, key, x_threads))
 			out[n++] = r;
 	}
-	qsort(out, n, sizeof(*out), by_chunk);
+	qsort(out, n, sizeof(*out), x_threads ? by_threads : by_chunk);
 	return n;
 }
 
-/* True when an earlier row of the set has the same routine and space. */
-static int seen_before(const struct result_set *s, size_t i)
+/* True when an earlier row of the set is on the same line. */
+static int seen_before(const struct result_set *s, size_t i, bool x_threads)
 {
 	for (size_t k = 0; k < i; k++)
-		if (row_same_routine(&s->rows[k], &s->rows[i]))
+		if (same_line(&s->rows[k], &s->rows[i], x_threads))
 			return 1;
 	return 0;
+}
+
+/* True when the sets' chunk rows were measured on more than one thread count. */
+static bool several_thread_counts(const struct result_set *sets, size_t n_sets)
+{
+	unsigned first = 0, counts[2];
+
+	for (size_t s = 0; s < n_sets; s++) {
+		size_t n = result_set_thread_counts(&sets[s], counts, 2);
+
+		if (n > 1 || (n == 1 && first && counts[0] != first))
+			return true;
+		first = n ? counts[0] : first;
+	}
+	return false;
 }
 
 /* The median, min and max speed of a row's samples (see row_speeds). */
@@ -213,14 +249,15 @@ static void categories_collect(struct categories *c, const struct result_set *se
 		}
 }
 
-/* The datablock of one line: chunk, median, min and max MB/s. */
-static void chunk_datablock(FILE *f, const struct result_row **rows, size_t n)
+/* The datablock of one line: chunk (or threads), median, min and max MB/s. */
+static void chunk_datablock(FILE *f, const struct result_row **rows, size_t n, bool x_threads)
 {
 	for (size_t k = 0; k < n; k++) {
 		struct summary sum;
 
 		row_summary(rows[k], &sum);
-		fprintf(f, "%llu %.6g %.6g %.6g\n", (unsigned long long)rows[k]->chunk,
+		fprintf(f, "%llu %.6g %.6g %.6g\n",
+			(unsigned long long)(x_threads ? rows[k]->threads : rows[k]->chunk),
 			sum.median / BYTES_PER_MB, sum.min / BYTES_PER_MB, sum.max / BYTES_PER_MB);
 	}
 }
@@ -259,7 +296,7 @@ static void replay_datablock(FILE *f, const struct result_row **rows, size_t n,
  * the lines (a replay's: its series of bars, c its categories).
  */
 static size_t lines(FILE *f, FILE *plot, const struct result_set *sets, size_t n_sets,
-		    const struct categories *c)
+		    const struct categories *c, bool x_threads)
 {
 	size_t block = 0;
 
@@ -270,22 +307,27 @@ static size_t lines(FILE *f, FILE *plot, const struct result_set *sets, size_t n
 			abort();
 		for (size_t i = 0; i < sets[s].n; i++) {
 			const struct result_row *r = &sets[s].rows[i];
-			char label[512];
+			char label[512], chunk[48] = "";
 			size_t n;
 
-			if (seen_before(&sets[s], i) || !(n = series(&sets[s], i, rows)))
+			if (seen_before(&sets[s], i, x_threads) ||
+			    !(n = series(&sets[s], i, rows, x_threads)))
 				continue;
+			if (x_threads) {
+				strcpy(chunk, ", chunk ");
+				format_size(r->chunk, chunk + strlen(chunk), sizeof(chunk) - strlen(chunk));
+			}
 			fprintf(f, "$line%zu << EOD\n", block);
 			if (c)
 				replay_datablock(f, rows, n, c);
 			else
-				chunk_datablock(f, rows, n);
+				chunk_datablock(f, rows, n, x_threads);
 			fputs("EOD\n", f);
 			if (n_sets > 1)
-				snprintf(label, sizeof(label), "%s (%s, %s)", r->routine, r->space,
-					 sets[s].source);
+				snprintf(label, sizeof(label), "%s (%s%s, %s)", r->routine, r->space,
+					 chunk, sets[s].source);
 			else
-				snprintf(label, sizeof(label), "%s (%s)", r->routine, r->space);
+				snprintf(label, sizeof(label), "%s (%s%s)", r->routine, r->space, chunk);
 			fprintf(plot, "%s$line%zu using ", block ? ", \\\n     " : "plot ", block);
 			if (c)
 				fputs(block ? "2:3:4 title " : "2:3:4:xtic(1) title ", plot);
@@ -318,8 +360,25 @@ static size_t count_series(const struct result_set *sets, size_t n_sets)
 
 	for (size_t s = 0; s < n_sets; s++)
 		for (size_t i = 0; i < sets[s].n; i++)
-			n += !seen_before(&sets[s], i);
+			n += !seen_before(&sets[s], i, false);
 	return n;
+}
+
+/* Aggregate throughput against the number of threads copying, a line per routine and chunk. */
+static void threads_axes(FILE *f, const char *path, const struct result_set *sets, size_t n_sets)
+{
+	unsigned most = 1, counts[256];
+
+	for (size_t s = 0; s < n_sets; s++) {
+		size_t n = result_set_thread_counts(&sets[s], counts, 256);
+
+		most = n && counts[n - 1] > most ? counts[n - 1] : most;
+	}
+	fprintf(f, "set terminal %s size %d,%d\n", terminal_for(path), PLOT_WIDTH, PLOT_HEIGHT);
+	fprintf(f, "set xlabel 'threads copying at once'\nset xrange [0.5:%u.5]\nset xtics 1\n"
+		   "set ylabel 'aggregate throughput [MB/s, 2^20 B/s]: median, min-max bars'\n"
+		   "set yrange [0:*]\nset grid\nset key below horizontal samplen 3 spacing 1.1 "
+		   "height 1\nset bars small\n", most);
 }
 
 /*
@@ -354,14 +413,17 @@ static void script(FILE *f, const struct result_set *sets, size_t n_sets, const 
 	size_t len = 0, n;
 	FILE *plot;
 	struct categories c = { NULL, 0 };
-	bool replay = false;
+	bool replay = false, x_threads;
 
 	for (size_t s = 0; s < n_sets; s++)
 		replay = replay || result_set_is_replay(&sets[s]);
+	x_threads = !replay && several_thread_counts(sets, n_sets);
 
 	if (replay) {
 		categories_collect(&c, sets, n_sets);
 		replay_axes(f, path, sets, n_sets, &c);
+	} else if (x_threads) {
+		threads_axes(f, path, sets, n_sets);
 	} else {
 		chunk_axes(f, path, sets, n_sets);
 	}
@@ -372,7 +434,7 @@ static void script(FILE *f, const struct result_set *sets, size_t n_sets, const 
 	plot = open_memstream(&command, &len);
 	if (!plot)
 		abort();
-	n = lines(f, plot, sets, n_sets, replay ? &c : NULL);
+	n = lines(f, plot, sets, n_sets, replay ? &c : NULL, x_threads);
 	free(c.rows);
 	fclose(plot);
 	if (n)

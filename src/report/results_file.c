@@ -95,16 +95,17 @@ static bool read_key(struct result_row *row, const struct json *e)
 	row->routine = string_or(e, "routine", NULL);
 	row->space = string_or(e, "space", "user");
 	row->total = u64_or(e, "total", 0);
+	row->threads = (unsigned)u64_or(e, "threads", 1);
 	row->distribution = string_or(e, "distribution", NULL);
 	if (!row->distribution) {
 		row->chunk = u64_or(e, "chunk", 0);
-		return row->routine && row->chunk && row->total;
+		return row->routine && row->chunk && row->total && row->threads;
 	}
 	row->working_set_name = string_or(e, "working_set_name", NULL);
 	row->working_set = u64_or(e, "working_set", 0);
 	row->calls = u64_or(e, "calls", 0);
 	return row->routine && row->total && row->working_set_name && row->working_set &&
-	       row->calls;
+	       row->calls && row->threads;
 }
 
 /* One element of "results"; a verified one must carry its samples. */
@@ -120,8 +121,8 @@ static int read_row(struct result_row *row, const struct json *e, double **store
 	if (!read_key(row, e)) {
 		snprintf(why, whylen, "result %zu lacks %s", i + 1,
 			 row->distribution ? "\"routine\", \"total\", \"working_set\", "
-					     "\"working_set_name\" or \"calls\""
-					   : "\"routine\", \"chunk\" or \"total\"");
+					     "\"working_set_name\" or \"calls\" (or has 0 \"threads\")"
+					   : "\"routine\", \"chunk\" or \"total\" (or has 0 \"threads\")");
 		return -1;
 	}
 	if (!row->verified)
@@ -232,6 +233,7 @@ int result_set_from_report(struct result_set *s, const struct report *r)
 						  .working_set_name = p->working_set_name,
 						  .working_set = p->working_set,
 						  .calls = p->calls,
+						  .threads = point_threads(p),
 						  .total = p->total,
 						  .n_samples = p->repeats,
 						  .samples = p->samples,
@@ -249,7 +251,7 @@ bool row_same_routine(const struct result_row *a, const struct result_row *b)
 
 bool row_same_place(const struct result_row *a, const struct result_row *b)
 {
-	if (a->chunk != b->chunk || row_is_replay(a) != row_is_replay(b))
+	if (a->chunk != b->chunk || a->threads != b->threads || row_is_replay(a) != row_is_replay(b))
 		return false;
 	return !row_is_replay(a) ||
 	       (a->working_set == b->working_set && !strcmp(a->distribution, b->distribution));
@@ -262,10 +264,33 @@ bool row_same_point(const struct result_row *a, const struct result_row *b)
 
 void row_where(const struct result_row *r, char *buf, size_t len)
 {
+	char threads[32] = "";
+
+	if (r->threads > 1)
+		snprintf(threads, sizeof(threads), ", %u threads", r->threads);
 	if (row_is_replay(r))
-		snprintf(buf, len, "%s %s", r->distribution, r->working_set_name);
+		snprintf(buf, len, "%s %s%s", r->distribution, r->working_set_name, threads);
 	else
-		snprintf(buf, len, "chunk %llu", (unsigned long long)r->chunk);
+		snprintf(buf, len, "chunk %llu%s", (unsigned long long)r->chunk, threads);
+}
+
+size_t result_set_thread_counts(const struct result_set *s, unsigned *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		unsigned t = s->rows[i].threads;
+		size_t k = 0;
+
+		while (k < n && out[k] < t)
+			k++;
+		if (!s->rows[i].verified || (k < n && out[k] == t) || n == max)
+			continue;
+		memmove(out + k + 1, out + k, (n - k) * sizeof(*out));
+		out[k] = t;
+		n++;
+	}
+	return n;
 }
 
 const struct result_row *result_set_find(const struct result_set *s, const struct result_row *key)

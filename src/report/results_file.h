@@ -22,7 +22,8 @@ struct result_row {
 	const char *working_set_name; /* l1, l2, llc, cold, or the size as given */
 	uint64_t working_set;         /* bytes */
 	uint64_t calls;               /* per measurement */
-	uint64_t total;          /* bytes copied per measurement */
+	unsigned threads;        /* copying at once (-j); 1 in files from before -j */
+	uint64_t total;          /* bytes copied per measurement, by all threads */
 	size_t n_samples;
 	const double *samples;   /* seconds of each measurement (pooled: for the row's work) */
 	bool verified;
@@ -84,19 +85,28 @@ static inline bool row_is_replay(const struct result_row *r)
 	return r->distribution != NULL;
 }
 
+/* The distinct thread counts of s's verified rows, at most max of them, into out (ascending). */
+size_t result_set_thread_counts(const struct result_set *s, unsigned *out, size_t max);
+
 /* True when s holds replay rows (after result_kinds_add, all its rows are). */
 bool result_set_is_replay(const struct result_set *s);
 
 /* The same routine in the same space: one line of a plot, one geometric mean. */
 bool row_same_routine(const struct result_row *a, const struct result_row *b);
 
-/* Measured at the same place: the same chunk, or the same mix and working set (in bytes). */
+/*
+ * Measured at the same place: the same chunk, or the same mix and working set
+ * (in bytes), on as many threads.
+ */
 bool row_same_place(const struct result_row *a, const struct result_row *b);
 
 /* The same point: the same routine at the same place. */
 bool row_same_point(const struct result_row *a, const struct result_row *b);
 
-/* Where a row was measured, for labels and messages: "chunk 4096" or "memcpy_fleet l1". */
+/*
+ * Where a row was measured, for labels and messages: "chunk 4096" or
+ * "memcpy_fleet l1", with ", 2 threads" when it was more than one.
+ */
 void row_where(const struct result_row *r, char *buf, size_t len);
 
 /*

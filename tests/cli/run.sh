@@ -197,4 +197,151 @@ grep -q 'broken-at-37 FAILED on memcpy_3, working set 8K' "$tmp/b37err" && ok ||
 [ $? -eq 1 ] && grep -Eq 'broken-move .*FAILED' "$tmp/bm" && grep -Eq '^memmove .* yes' "$tmp/bm" && ok ||
 	bad "forward-only memmove not caught: $(cat "$tmp/bm")"
 
+# ---- threads (-j), pages (--pages), NUMA (--numa) ---------------------------------------------
+usage_error "no threads" "--threads: 0 threads copy nothing" -j 0
+usage_error "bad thread count" "--threads: 'two' is not a whole number" -j 1,two
+usage_error "threads in the kernel" "--kernel: not with --threads (the module measures one copy at a time)" --kernel -j 2
+usage_error "bad page size" "--pages: unknown value 'bogus' (valid: 4k, 2m, 1g, thp)" --pages bogus
+usage_error "bad NUMA placement" "--numa: 'near' is not local, interleave or a node number" --numa near
+# More threads than the CPUs the process may use: the CPUs named.
+taskset -c 0 "$cp" -j 2 -s 4K -t 64K >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -q -- '--threads: 2 threads, but this process may run on 1 CPU only (0)' "$tmp/err" && ok ||
+	bad "-j 2 on one allowed CPU: $(cat "$tmp/err")"
+ncpu=$(nproc)
+usage_error "more threads than CPUs" "--threads: $((ncpu + 1)) threads, but this process may run on $ncpu CPUs only ($(python3 -c 'import os; print(",".join(map(str, sorted(os.sched_getaffinity(0)))))')" -j $((ncpu + 1)) -s 4K
+# Explicit 1 GiB pages, none free: the command that reserves them.
+g1=/sys/kernel/mm/hugepages/hugepages-1048576kB
+if [ ! -d $g1 ]; then
+	usage_error "--pages 1g without 1 GiB pages" "--pages 1g: this machine offers no 1 GiB huge pages" --pages 1g -s 4K
+elif [ "$(cat $g1/free_hugepages)" -lt 2 ]; then
+	usage_error "--pages 1g, none reserved" "--pages 1g: 2 1 GiB huge pages needed, $(cat $g1/free_hugepages) free; reserve them as root: echo $(($(cat $g1/nr_hugepages) + 2 - $(cat $g1/free_hugepages))) > $g1/nr_hugepages" --pages 1g -s 4K
+else
+	bad "--pages 1g: $(cat $g1/free_hugepages) 1 GiB pages are free here, so the missing reservation cannot be tested"
+fi
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
+if [ "$nodes" -eq 1 ]; then
+	usage_error "--numa 7 on one node" "--numa 7: no such node (this machine has one NUMA node, node 0)" --numa 7 -s 4K
+else
+	usage_error "--numa on a node that does not exist" "--numa 4095: no such node" --numa 4095 -s 4K
+fi
+
+if [ "$ncpu" -lt 2 ]; then
+	bad "the -j tests need 2 CPUs, this process may use $ncpu"
+fi
+# -j 2 in every cache mode, an odd alignment, and a replay: every thread's copies verified.
+for mode in flush flush-timed hot cold; do
+	"$cp" -q -c "$mode" -a 3:61 -t 256K -n 1 -s 64K,100,8 -r memcpy,copyperf_memcpy -j 2 >"$tmp/t" &&
+		[ "$(grep -Ec ' +2 .* yes$' "$tmp/t")" -eq 6 ] && ok || bad "-j 2, cache $mode: $(cat "$tmp/t")"
+done
+grep -q "^threads on CPUs [0-9]*,[0-9]* in this order" "$tmp/t" && ok || bad "the table does not say which CPUs: $(head -5 "$tmp/t")"
+"$cp" -q -d memcpy_3,memmove_7 -w 8K -n 1 -t 1M -r memcpy,copyperf_memmove -j 1,2 >"$tmp/t" 2>/dev/null &&
+	[ "$(grep -c ' yes$' "$tmp/t")" -eq 6 ] && ok || bad "-j 1,2 replay: $(cat "$tmp/t")"
+
+# JSON: the threads, their CPUs and speeds, the aggregate over them; the pages and NUMA nodes.
+"$cp" -q -c hot -s 4K,64 -t 1M -n 3 -r memcpy,copyperf_memcpy -j 1,all -f json -o "$tmp/j.json"
+st=$?
+[ "$st" -eq 0 ] && ok || bad "-j 1,all json run: exit $st"
+python3 - "$tmp/j.json" <<'PY' && ok || bad "-j json fields"
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+allowed = sorted(os.sched_getaffinity(0))
+c = d["config"]
+assert c["threads"] == [1, "all"], c["threads"]
+assert sorted(c["thread_cpus"]) == allowed, (c["thread_cpus"], allowed)
+nodes = d["machine"]["numa_nodes"]
+assert nodes and all(n["cpus"] for n in nodes) and set(allowed) <= {x for n in nodes for x in n["cpus"]}, nodes
+assert c["pages"]["asked"] == "default" and c["pages"]["page_size"] >= 4096, c["pages"]
+assert c["pages"]["bytes"] >= 2 * len(allowed) * 65536, c["pages"]
+res = d["results"]
+assert len(res) == 2 * 2 * 2, len(res)
+for r in res:
+    n = r["threads"]
+    assert n in (1, len(allowed)) and r["verified"] is True, r
+    assert r["cpus"] == c["thread_cpus"][:n], r
+    assert r["total"] == n * (1048576 // r["chunk"] * r["chunk"]), r
+    sp = r["thread_bytes_per_s"]
+    assert len(sp) == n and len(r["thread_samples"]) == n, r
+    assert min(sp) == r["slowest_thread_bytes_per_s"] and max(sp) == r["fastest_thread_bytes_per_s"], r
+    for t in range(n):
+        own = sorted(r["thread_samples"][t])
+        assert len(own) == 3 and abs(sp[t] * own[1] - r["total"] / n) < 1e-6 * r["total"], (t, r)
+        # the aggregate spans every thread's own copies (hot: nothing paused)
+        for k in range(3):
+            assert r["samples"][k] >= r["thread_samples"][t][k] - 1e-9, (k, t, r)
+    assert abs(r["bytes_per_s"]["median"] * r["seconds"]["median"] - r["total"]) < 1e-6 * r["total"], r
+PY
+"$cp" -q -c hot -s 4K -t 256K -n 2 -r memcpy -j 1,all -f csv | head -n 1 | grep -q ',threads,cpus,slowest_thread_bytes_per_s,fastest_thread_bytes_per_s,thread_bytes_per_s$' &&
+	ok || bad "csv lacks the thread columns"
+
+# A routine wrong on every CPU but the first: right on one thread, caught in thread 2.
+second=$(python3 -c 'import os; print(sorted(os.sched_getaffinity(0))[1])')
+"$broken" -q -r memcpy,broken-off-cpu0 -s 4K -t 64K -n 2 -j 1,2 -c hot >"$tmp/b" 2>"$tmp/berr"
+st=$?
+[ "$st" -eq 1 ] && ok || bad "broken in thread 2: exit $st, expected 1"
+grep -Eq '^broken-off-cpu0 +4096 +1 .* yes$' "$tmp/b" && ok || bad "broken-off-cpu0 on the first CPU alone not verified: $(cat "$tmp/b")"
+grep -Eq "^broken-off-cpu0 +4096 +2  FAILED: thread 2 \(CPU $second\): broken-off-cpu0: wrong byte at offset 2048" "$tmp/b" && ok ||
+	bad "broken in thread 2 not caught: $(cat "$tmp/b")"
+[ "$(grep -c '^memcpy .* yes$' "$tmp/b")" -eq 2 ] && ok || bad "memcpy beside it: $(cat "$tmp/b")"
+
+# --pages: what the kernel gave, read back. 4k: no transparent huge pages; thp: some, where enabled.
+pages_json() { # FILE KEY: the config's pages.KEY
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"]["pages"][sys.argv[2]])' "$1" "$2"
+}
+# Four mappings (two threads, two buffers) of 72 KiB each, counted alone, not with their neighbours.
+"$cp" -q -c hot -s 4K -t 256K -n 1 -r memcpy -j 2 --pages 4k -f json -o "$tmp/p4.json" &&
+	[ "$(pages_json "$tmp/p4.json" page_size)" -eq 4096 ] && [ "$(pages_json "$tmp/p4.json" transparent_huge_bytes)" -eq 0 ] &&
+	[ "$(pages_json "$tmp/p4.json" bytes)" -eq $((4 * 73728)) ] && ok || bad "--pages 4k: $(head -c 1500 "$tmp/p4.json")"
+"$cp" -q -c hot -s 4K -t 256K -n 1 -r memcpy -j 2 --pages thp >"$tmp/thp" &&
+	grep -q 'yes$' "$tmp/thp" && grep -q '^buffers: 4 KiB pages, .* on transparent huge pages (asked: --pages thp)$' "$tmp/thp" &&
+	ok || bad "--pages thp table: $(cat "$tmp/thp")"
+"$cp" -q -c hot -s 4K -t 256K -n 1 -r memcpy -j 2 --pages thp -f json -o "$tmp/thp.json"
+thp=$(pages_json "$tmp/thp.json" transparent_huge_bytes)
+if grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled; then
+	[ "$thp" -eq 0 ] && ok || bad "--pages thp: THP disabled here, yet $thp bytes reported"
+else
+	# four 2 MiB-aligned mappings (two threads, two buffers), each touched whole after madvise
+	[ "$thp" -gt 0 ] && [ "$thp" -le "$(pages_json "$tmp/thp.json" bytes)" ] && ok ||
+		bad "--pages thp: $thp bytes on transparent huge pages (THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled))"
+fi
+# --pages 2m: none free is refused with the command that reserves them; that command, run, is
+# enough; the run then reports 2 MiB pages.  The reservation is restored afterwards.
+h2=/sys/kernel/mm/hugepages/hugepages-2048kB
+if [ "$(id -u)" -ne 0 ]; then
+	bad "--pages 2m: the test reserves 2 MiB pages and needs root"
+elif [ ! -d $h2 ]; then
+	bad "--pages 2m: this kernel offers no 2 MiB pages ($h2)"
+else
+	old=$(cat $h2/nr_hugepages)
+	echo "$((old - $(cat $h2/free_hugepages)))" >$h2/nr_hugepages # none free
+	"$cp" -q -s 4K -t 256K -n 1 -r memcpy -j 2 --pages 2m >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	reserve=$(sed -n 's/.*reserve them as root: //p' "$tmp/err")
+	[ "$st" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- '--pages 2m: 4 2 MiB huge pages needed, 0 free' "$tmp/err" &&
+		[ -n "$reserve" ] && ok || bad "--pages 2m, none free: exit $st, $(cat "$tmp/err")"
+	sh -c "$reserve"
+	"$cp" -q -c hot -s 4K -t 256K -n 1 -r memcpy,copyperf_memcpy -j 2 --pages 2m -f json -o "$tmp/p2.json" 2>"$tmp/err" &&
+		[ "$(pages_json "$tmp/p2.json" page_size)" -eq 2097152 ] &&
+		[ "$(pages_json "$tmp/p2.json" hugetlb_bytes)" -eq "$(pages_json "$tmp/p2.json" bytes)" ] &&
+		[ "$(pages_json "$tmp/p2.json" bytes)" -eq $((4 * 2097152)) ] && ok ||
+		bad "--pages 2m after '$reserve': $(cat "$tmp/err") $(cat "$tmp/p2.json" 2>/dev/null | head -c 600)"
+	# a replay's arenas too (an 8 KiB working set: one 2 MiB page for the arena, one for its copy)
+	"$cp" -q -d memcpy_3 -w 8K -t 1M -n 1 -r memcpy -j 2 --pages 2m -f json -o "$tmp/p2d.json" 2>"$tmp/err" &&
+		[ "$(pages_json "$tmp/p2d.json" page_size)" -eq 2097152 ] &&
+		[ "$(pages_json "$tmp/p2d.json" hugetlb_bytes)" -eq $((2 * 2097152)) ] && ok ||
+		bad "--pages 2m replay: $(cat "$tmp/err") $(head -c 600 "$tmp/p2d.json" 2>/dev/null)"
+	echo "$old" >$h2/nr_hugepages
+	[ "$(cat $h2/nr_hugepages)" -eq "$old" ] && ok || bad "2 MiB reservation not restored to $old"
+fi
+# --numa: verified runs; on one node, one note and no more.
+for where in local interleave 0; do
+	"$cp" -q -c hot -s 4K -t 256K -n 1 -r memcpy -j 2 --numa "$where" >"$tmp/t" 2>"$tmp/err" &&
+		[ "$(grep -c ' yes$' "$tmp/t")" -eq 1 ] && grep -q "^buffers: .*--numa $where)$" "$tmp/t" && ok ||
+		bad "--numa $where: $(cat "$tmp/t" "$tmp/err")"
+	if [ "$nodes" -eq 1 ]; then
+		[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "note: --numa $where: this machine has one NUMA node" "$tmp/err" &&
+			ok || bad "--numa $where on one node: stderr $(cat "$tmp/err")"
+	fi
+done
+
 tally cli

@@ -170,6 +170,25 @@ svg_lines "$T/run.svg" >"$T/lines" 2>/dev/null
 check "the run's plot: one line per routine" test "$(cat "$T/lines" | tr '\n' '|')" = "memcpy (user)|copyperf_memcpy (user)|"
 check "the run's plot: its 14 sizes labelled" test "$(grep -oE '>[0-9]+ (B|KiB)<' "$T/run.svg" | sort -u | wc -l)" = 14
 
+# ---- threads (-j) ----------------------------------------------------------------------------
+# AJ: A's points on one thread (files from before -j carry no "threads") and again on two,
+# twice the bytes in the same time: twice the aggregate speed.
+edit "$A" "$T/AJ.json" 'import copy; two=[dict(copy.deepcopy(r), threads=2, total=2*r["total"]) for r in d["results"]]; d["results"] += two'
+status_is "compare files with and without -j" 0 "$COPYPERF" compare "$A" "$T/AJ.json"
+check "compare: a threads column" grep -qE '^routine +space +chunk \[B\] +threads +A MB/s' "$T/out"
+check "compare: one thread lines up with a file from before -j" \
+	test "$(grep -cE '^(steady|slower) +user +[0-9]+ +1 .* 1\.000 +1\.0000$' "$T/out")" = 28
+check "compare: two threads are other points" has "points only in A: 0, only in B: 28" "$T/out"
+status_is "compare -j files" 0 "$COPYPERF" compare "$T/AJ.json" "$T/AJ.json"
+check "compare: every (chunk, threads) once" test "$(grep -cE '^(steady|slower) +user +[0-9]+ +[12] ' "$T/out")" = 56
+status_is "plot several thread counts" 0 "$COPYPERF" plot -o "$T/threads.svg" "$T/AJ.json"
+svg_lines "$T/threads.svg" >"$T/lines" 2>/dev/null
+check "plot: throughput against threads" has "threads copying at once" "$T/threads.svg"
+check "plot: a line per routine and chunk" test "$(grep -c ', chunk ' "$T/lines")" = 28
+check "plot: the 4 KiB line" grep -qx 'steady (user, chunk 4 KiB)' "$T/lines"
+status_is "plot one thread count" 0 "$COPYPERF" plot -o "$T/one-count.svg" "$A"
+check "plot: one count stays against chunk size" lacks "threads copying at once" "$T/one-count.svg"
+
 # ---- replayed call mixes -------------------------------------------------------------------
 # RA and RB: "steady" and "slower" on memcpy_fleet and memmove_fleet at l1 and l2, seed 42;
 # in RB "slower" takes 1/0.9 of RA's time at every repeat.

@@ -55,7 +55,7 @@ static inline void replay_fixture(struct replay_fixture *x, size_t n, char **dis
 		summarize(replay_samples, 3, &p->seconds);
 		p->verified = true;
 	}
-	x->r = (struct report){ &x->o, &x->m, x->p, n };
+	x->r = (struct report){ .o = &x->o, .m = &x->m, .results = x->p, .n = n };
 }
 
 /* Point i FAILED with why. */

@@ -23,7 +23,7 @@ static char *render(void (*writer)(FILE *, const struct report *), int with_coun
 	static struct options o;
 	static struct machine_info m;
 	struct point_result p;
-	struct report r = { &o, &m, &p, 1 };
+	struct report r = { .o = &o, .m = &m, .results = &p, .n = 1 };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);

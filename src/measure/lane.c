@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "cache.h"
+#include "lane.h"
+#include "pattern.h"
+#include "timing.h"
+
+/* Canary bytes checked on each side of the walked destination range. */
+#define CANARY 64
+/* Source data is pattern_byte(PATTERN_BIAS + offset), so negative offsets stay in range. */
+#define PATTERN_BIAS 0x10000
+#define COLD_DEFAULT_LLC (64ull << 20)
+
+static size_t round_up(size_t v, size_t to)
+{
+	return (v + to - 1) / to * to;
+}
+
+static size_t walk_region(const struct options *o)
+{
+	uint64_t region = o->buffer;
+
+	if (o->cache == CACHE_COLD) {
+		uint64_t llc = cache_last_level_size();
+
+		/* src and dst each twice the LLC: the walk spans four times it */
+		llc = 2 * (llc ? llc : COLD_DEFAULT_LLC);
+		if (llc > region)
+			region = llc;
+	}
+	return (size_t)region;
+}
+
+/* A spare page in front of each buffer, so canaries before an offset-0 buffer exist. */
+size_t lane_map_length(const struct options *o)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return round_up(page + o->align_src + o->align_dst + walk_region(o) + CANARY, page);
+}
+
+int lane_open(struct lane *l, const struct options *o, char *err, size_t errlen)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	memset(l, 0, sizeof(*l));
+	l->o = o;
+	if (o->distributions)
+		return 0;
+	l->region = walk_region(o);
+	l->map_len = lane_map_length(o);
+	l->src_map = pages_map(l->map_len, o, 0x5a, &l->pages, err, errlen);
+	l->dst_map = l->src_map ? pages_map(l->map_len, o, 0x5a, &l->pages, err, errlen) : NULL;
+	if (!l->src_map || !l->dst_map)
+		return -1;
+	l->src = l->src_map + page + o->align_src;
+	l->dst = l->dst_map + page + o->align_dst;
+	pattern_fill(l->src_map, l->map_len, PATTERN_BIAS - (page + o->align_src), 0);
+	pattern_fill(l->dst_map, l->map_len, PATTERN_BIAS - (page + o->align_dst), 1);
+	return 0;
+}
+
+void lane_close(struct lane *l)
+{
+	pages_unmap(l->src_map, l->map_len, l->o ? l->o->pages : PAGES_DEFAULT);
+	pages_unmap(l->dst_map, l->map_len, l->o ? l->o->pages : PAGES_DEFAULT);
+	if (l->replay.l)
+		replay_close(&l->replay);
+	memset(l, 0, sizeof(*l));
+}
+
+static void flush_buffers(const struct lane *l, size_t start, size_t len)
+{
+	cache_flush(l->src + start, len);
+	cache_flush(l->dst + start, len);
+}
+
+enum measure_status lane_prepare(struct lane *l, const struct workload *w, char *why,
+				 size_t whylen)
+{
+	const struct options *o = l->o;
+	uint64_t chunk = w->chunk;
+
+	if (w->calls) {
+		if (l->replay.l == w->calls)
+			return MEASURE_OK;
+		if (l->replay.l) /* the next workload: one arena at a time */
+			replay_close(&l->replay);
+		return replay_open(&l->replay, w->calls, o, &l->pages, why, whylen) ? MEASURE_ERROR
+											: MEASURE_OK;
+	}
+	l->count = o->total / chunk;
+	l->walk = l->region / chunk * chunk;
+	l->start = 0;
+	if (o->cache == CACHE_COLD) {
+		/* Start where the last measurement stopped: memory untouched for a region. */
+		if (l->count * chunk < l->walk)
+			l->walk = l->count * chunk;
+		if (l->cursor + l->walk > l->region)
+			l->cursor = 0;
+		l->start = l->cursor;
+		l->cursor += l->walk;
+	}
+	l->touched = l->count * chunk < l->walk ? l->count * chunk : l->walk;
+	pattern_fill(l->dst + l->start - CANARY, l->touched + 2 * CANARY,
+		     PATTERN_BIAS + l->start - CANARY, 1);
+	if (o->cache != CACHE_HOT && cache_flush_supported())
+		flush_buffers(l, l->start, l->walk);
+	return MEASURE_OK;
+}
+
+/* The timed loop, as in the seed: walk the range chunk by chunk, wrap at its end. */
+static void timed_walk(const struct lane *l, copyperf_copy_fn fn, size_t chunk,
+		       struct counters *counters, struct lane_time *t)
+{
+	unsigned char *dst = l->dst + l->start;
+	const unsigned char *src = l->src + l->start;
+	enum cache_mode mode = l->o->cache;
+	uint64_t count = l->count;
+	size_t pos = 0, walk = l->walk;
+
+	__asm__ volatile("" : "+r"(fn)); /* the compiler may not see which function this is */
+	t->paused = 0;
+	t->t0 = now_ns();
+	while (count--) {
+		if (pos + chunk > walk) {
+			pos = 0;
+			if (mode == CACHE_FLUSH) {
+				uint64_t p0 = now_ns();
+
+				if (counters)
+					counters_pause(counters);
+				flush_buffers(l, l->start, walk);
+				if (counters)
+					counters_resume(counters);
+				t->paused += now_ns() - p0;
+			} else if (mode == CACHE_FLUSH_TIMED) {
+				flush_buffers(l, l->start, walk);
+			}
+		}
+		fn(dst + pos, src + pos, chunk);
+		pos += chunk;
+	}
+	t->t1 = now_ns();
+}
+
+void lane_timed(struct lane *l, copyperf_copy_fn fn, const struct workload *w,
+		struct counters *counters, struct lane_time *t)
+{
+	if (w->calls) {
+		t->paused = 0;
+		t->t0 = now_ns();
+		replay_timed(&l->replay, fn, call_list_passes(w->calls, l->o->total));
+		t->t1 = now_ns();
+	} else {
+		timed_walk(l, fn, w->chunk, counters, t);
+	}
+}
+
+/* Checks dst[start, start+len) against the source and the canaries around it. */
+static enum measure_status verify(const struct lane *l, const char *name, size_t start,
+				  size_t len, char *why, size_t whylen)
+{
+	const unsigned char *d = l->dst + start;
+	size_t k = pattern_mismatch(d, len, PATTERN_BIAS + start, 0);
+
+	if (k < len) {
+		snprintf(why, whylen, "%s: wrong byte at offset %zu: 0x%02x, expected 0x%02x", name,
+			 start + k, d[k], pattern_byte(PATTERN_BIAS + start + k));
+		return MEASURE_WRONG;
+	}
+	/* The bytes just outside the copied range keep their old (inverted) values. */
+	k = pattern_mismatch(d - CANARY, CANARY, PATTERN_BIAS + start - CANARY, 1);
+	if (k < CANARY) {
+		snprintf(why, whylen, "%s: wrote %zu bytes before the destination", name, CANARY - k);
+		return MEASURE_WRONG;
+	}
+	k = pattern_mismatch(d + len, CANARY, PATTERN_BIAS + start + len, 1);
+	if (k < CANARY) {
+		snprintf(why, whylen, "%s: wrote past the copied range, at offset %zu", name,
+			 start + len + k);
+		return MEASURE_WRONG;
+	}
+	return MEASURE_OK;
+}
+
+enum measure_status lane_verify(struct lane *l, const struct copyperf_routine *routine,
+				const struct workload *w, char *why, size_t whylen)
+{
+	void *ret;
+
+	if (w->calls)
+		return replay_verify(&l->replay, routine->name, routine->fn, why, whylen);
+	if (verify(l, routine->name, l->start, l->touched, why, whylen) != MEASURE_OK)
+		return MEASURE_WRONG;
+	ret = routine->fn(l->dst + l->start, l->src + l->start, w->chunk); /* untimed: the result */
+	if (ret != l->dst + l->start) {
+		snprintf(why, whylen, "%s: returned %p, not the destination %p", routine->name, ret,
+			 (void *)(l->dst + l->start));
+		return MEASURE_WRONG;
+	}
+	return MEASURE_OK;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One thread's share of a measurement: its own source and destination
+ * buffers (or replay arena), and one measurement made on them in three
+ * steps, so that several threads can start and stop their timed parts
+ * together: prepare (untimed), the timed copies, verify.
+ */
+#ifndef COPYPERF_LANE_H
+#define COPYPERF_LANE_H
+
+#include <stdint.h>
+#include "copyperf.h"
+#include "counters.h"
+#include "options.h"
+#include "pages.h"
+#include "replay.h"
+#include "sweep.h"
+
+struct lane {
+	const struct options *o;
+	unsigned char *src_map, *dst_map; /* whole mappings */
+	size_t map_len;
+	unsigned char *src, *dst; /* page base + --align offset */
+	size_t region;            /* walkable bytes from src and dst */
+	size_t cursor;            /* cold: where the next measurement starts */
+	struct replay replay;     /* the replay being measured, if any */
+	struct page_usage pages;  /* what the kernel gave this lane's buffers */
+	/* the measurement under way: what prepare chose for the timed part */
+	size_t start, walk, touched;
+	uint64_t count;
+};
+
+/* When a lane's timed part ran: its start, its end, and the time paused inside (flush). */
+struct lane_time {
+	uint64_t t0, t1, paused;
+};
+
+static inline double lane_seconds(const struct lane_time *t)
+{
+	return (double)(t->t1 - t->t0 - t->paused) * 1e-9;
+}
+
+/* Maps and fills the chunk sweep's buffers (none for a replay).  0, or -1 with a usage error. */
+int lane_open(struct lane *l, const struct options *o, char *err, size_t errlen);
+void lane_close(struct lane *l);
+
+/* The bytes of the two mappings lane_open makes (for pages_check). */
+size_t lane_map_length(const struct options *o);
+
+/* Untimed: the destination reset, caches flushed as the mode asks; a replay's arena opened. */
+enum measure_status lane_prepare(struct lane *l, const struct workload *w, char *why,
+				 size_t whylen);
+
+/*
+ * The timed copies with fn; counters (started by the caller, or NULL) are
+ * paused during a flush the timer pauses for.
+ */
+void lane_timed(struct lane *l, copyperf_copy_fn fn, const struct workload *w,
+		struct counters *counters, struct lane_time *t);
+
+/* Checks what the timed copies left, and the routine's return value. */
+enum measure_status lane_verify(struct lane *l, const struct copyperf_routine *routine,
+				const struct workload *w, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * NUMA: the machine's nodes (from sysfs), and --numa's placement of the
+ * buffers through libnuma, loaded when --numa is given (see numa.c).
+ */
+#ifndef COPYPERF_NUMA_H
+#define COPYPERF_NUMA_H
+
+#include <stddef.h>
+#include "options.h"
+
+#define MAX_NUMA_NODES 64
+
+struct numa_node {
+	int id;
+	char cpulist[192]; /* as the kernel writes it: "0-3,8" */
+};
+
+/* The machine's nodes, ascending, at most max; 0 where the kernel shows none. */
+size_t numa_nodes_read(struct numa_node *nodes, size_t max);
+
+/*
+ * Checks o's --numa against this machine and loads libnuma for it; on a
+ * machine of one node it says so on stderr, once.  0, or -1 with a one-line
+ * reason in err (a usage error).
+ */
+int numa_check(const struct options *o, char *err, size_t errlen);
+
+/* Places [p, p+len) as o->numa asks, before its pages are touched; 0, or -1 with err. */
+int numa_place(void *p, size_t len, const struct options *o, char *err, size_t errlen);
+
+/* "local", "interleave" or the node's number, for output. */
+void numa_policy_name(const struct options *o, char *buf, size_t len);
+
+#endif
