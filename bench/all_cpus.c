@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "all_cpus.h"
+#include "measure/cpu_order.h"
 #include "measure/timing.h"
 
 struct worker {
@@ -68,18 +69,20 @@ static void *work(void *arg)
 
 unsigned all_cpus_online(void)
 {
-	cpu_set_t mask;
+	int cpus[CPU_SETSIZE];
+	long n = cpu_order_read(cpus, CPU_SETSIZE);
 
-	return sched_getaffinity(0, sizeof(mask), &mask) == 0 ? (unsigned)CPU_COUNT(&mask) : 0;
+	return n > 0 ? (unsigned)n : 0;
 }
 
 struct all_cpus *all_cpus_start(size_t buffer)
 {
-	cpu_set_t mask;
+	static int cpus[CPU_SETSIZE];
 	struct all_cpus *p;
-	unsigned n = all_cpus_online(), k = 0, ok = 1;
+	long got = cpu_order_read(cpus, CPU_SETSIZE);
+	unsigned n = got > 0 ? (unsigned)got : 0, ok = 1;
 
-	if (n == 0 || sched_getaffinity(0, sizeof(mask), &mask) != 0) {
+	if (n == 0) {
 		fprintf(stderr, "copybench: cannot read this process's CPUs\n");
 		return NULL;
 	}
@@ -91,26 +94,23 @@ struct all_cpus *all_cpus_start(size_t buffer)
 	p->fn = NULL;
 	pthread_barrier_init(&p->go, NULL, n + 1);
 	pthread_barrier_init(&p->done, NULL, n + 1);
-	for (int cpu = 0; cpu < CPU_SETSIZE && k < n; cpu++) {
+	for (unsigned k = 0; k < n; k++) {
 		pthread_attr_t attr;
 		cpu_set_t one;
 
-		if (!CPU_ISSET(cpu, &mask))
-			continue;
 		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
+		CPU_SET(cpus[k], &one);
 		pthread_attr_init(&attr);
 		pthread_attr_setaffinity_np(&attr, sizeof(one), &one);
 		p->w[k].pool = p;
 		if (pthread_create(&p->w[k].thread, &attr, work, &p->w[k]) != 0) {
-			fprintf(stderr, "copybench: cannot start a thread on CPU %d\n", cpu);
+			fprintf(stderr, "copybench: cannot start a thread on CPU %d\n", cpus[k]);
 			exit(1); /* the barrier counts on every worker */
 		}
 		pthread_attr_destroy(&attr);
-		k++;
 	}
 	pthread_barrier_wait(&p->done);
-	for (k = 0; k < n; k++)
+	for (unsigned k = 0; k < n; k++)
 		ok &= (unsigned)p->w[k].ok;
 	if (!ok) {
 		fprintf(stderr, "copybench: cannot map 2 x %zu bytes on each of %u CPUs\n", buffer, n);

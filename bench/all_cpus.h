@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Every CPU copying at once, for make bench's threads table: one worker per
- * CPU of the process's affinity mask, pinned there, each with its own pair
+ * CPU of the process's affinity mask (in copyperf -j's order), pinned there, each with its own pair
  * of buffers mapped and first touched by itself (local to its NUMA node),
  * all released together by one barrier.
  */
