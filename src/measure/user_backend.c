@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,7 +105,8 @@ static int allocate(struct user_ctx *c, const struct options *o, char *err, size
 	c->src_map = map_buffer(c->map_len);
 	c->dst_map = map_buffer(c->map_len);
 	if (!c->src_map || !c->dst_map) {
-		snprintf(err, errlen, "--buffer: cannot map two buffers of %zu bytes", c->map_len);
+		snprintf(err, errlen, "--buffer: cannot map two buffers of %zu bytes: %s", c->map_len,
+			 strerror(errno));
 		return -1;
 	}
 	c->src = c->src_map + page + o->align_src;
@@ -192,7 +194,7 @@ static enum measure_status replay_measure(struct user_ctx *c, const struct copyp
 		if (rp->l)
 			replay_close(rp);
 		if (replay_open(rp, w->calls, why, whylen))
-			return MEASURE_ERROR;
+			return MEASURE_NO_MEMORY;
 	}
 	if (c->counters)
 		counters_start(c->counters);

@@ -197,4 +197,7 @@ grep -q 'broken-at-37 FAILED on memcpy_3, working set 8K' "$tmp/b37err" && ok ||
 [ $? -eq 1 ] && grep -Eq 'broken-move .*FAILED' "$tmp/bm" && grep -Eq '^memmove .* yes' "$tmp/bm" && ok ||
 	bad "forward-only memmove not caught: $(cat "$tmp/bm")"
 
+. "$(dirname "$0")/atomic_output.sh"
+. "$(dirname "$0")/memory.sh"
+
 tally cli
