@@ -1,6 +1,6 @@
-# Unit tests (cmocka) of the command's parts, and the command-line tests.
+# Unit tests (cmocka) of the command's parts, and the command-line tests (--plot needs gnuplot).
 TEST_SUITES   += test-unit test-cli
-TEST_PACKAGES += libcmocka-dev
+TEST_PACKAGES += libcmocka-dev gnuplot-nox
 
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))

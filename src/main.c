@@ -141,6 +141,7 @@ static int run(const struct options *o)
 		status = usage_error(err);
 		goto out;
 	}
+	interrupt_catch();
 	if (o->output && atomic_file_open(&out, o->output, err, sizeof(err))) {
 		status = usage_error_in("--output", err);
 		goto out;
@@ -221,7 +222,6 @@ int main(int argc, char **argv)
 	char err[512];
 	int status = 0;
 
-	interrupt_catch();
 	/* The subcommands read results files and take their own options. */
 	if (argc > 1 && !strcmp(argv[1], "plot"))
 		return plot_main(argc - 1, argv + 1);

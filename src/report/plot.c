@@ -515,6 +515,7 @@ int plot_main(int argc, char **argv)
 		fprintf(stderr, "copyperf %s\n", why);
 		return EXIT_USAGE;
 	}
+	interrupt_catch();
 	sets = calloc((size_t)n, sizeof(*sets));
 	if (!sets)
 		abort();

@@ -28,6 +28,22 @@ interrupted() {
 interrupted SIGTERM 143
 interrupted SIGINT 130
 
+# A measurement too long to wait for (2^40 bytes): a second SIGTERM ends it at once, and the
+# temporary file that was open goes with it.
+dir=$tmp/killed
+mkdir "$dir" && echo previous >"$dir/keep.json"
+"$cp" -q -t 1T -r memcpy -s 64K -n 1 -o "$dir/keep.json" 2>/dev/null &
+pid=$!
+sleep 1
+[ "$(ls -A "$dir" | grep -c '^\.keep\.json\.')" -eq 1 ] && ok || bad "no temporary file while running: $(ls -A "$dir")"
+kill -s TERM "$pid"
+sleep 0.2
+kill -s TERM "$pid"
+wait "$pid"
+st=$?
+[ "$st" -eq 143 ] && [ "$(cat "$dir/keep.json")" = previous ] && [ "$(ls -A "$dir")" = keep.json ] && ok ||
+	bad "a second SIGTERM: exit $st, files: $(ls -A "$dir" | tr '\n' ' ')"
+
 # write_error DESCRIPTION ARGS...: exit 1, one line on stderr saying what could not be written.
 write_error() {
 	desc=$1 want=$2
