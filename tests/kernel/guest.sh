@@ -99,6 +99,7 @@ for _ in 1 2 3 4 5 6 7 8 9 10; do # until the measurement holds the module
 	[ "$(cat /sys/module/copyperf/refcnt)" = 0 ] || break
 	sleep 1
 done
+sleep 1 # into the walk
 start=$(date +%s)
 kill -TERM "$busy"
 wait "$busy"
