@@ -125,7 +125,7 @@ static int run(const struct options *o)
 	struct machine_info m;
 	struct point_result *results = NULL;
 	size_t n = 0;
-	struct atomic_file out = { .f = stdout };
+	struct atomic_file out = { 0 }; /* -o's; standard output without it */
 	int status = 0, opened, failed;
 	struct progress progress;
 	struct workloads ws;
@@ -171,7 +171,7 @@ static int run(const struct options *o)
 	}
 	struct report report = { o, &m, results, n };
 
-	failed = output_write(out.f, &report);
+	failed = output_write(o->output ? out.f : stdout, &report);
 	if (interrupt_signal()) {
 		fprintf(stderr, "copyperf: stopped by %s while writing the results; nothing written\n",
 			interrupt_name());
@@ -211,8 +211,7 @@ out:
 	else if (b.ctx)
 		user_backend_close(&b);
 	workloads_free(&ws);
-	if (o->output)
-		atomic_file_discard(&out);
+	atomic_file_discard(&out); /* nothing left to do after a commit */
 	return status;
 }
 

@@ -2,8 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,21 +55,23 @@ static mode_t new_file_mode(void)
 	return 0666 & ~mask;
 }
 
-/* A temporary file beside final, with mode, open for writing. */
-static int open_temp(struct atomic_file *a, mode_t mode, char *err, size_t errlen)
+/*
+ * A temporary file beside final, open for writing, with the mode and (where
+ * allowed: root's run) the owner of the file it replaces, or a new file's mode.
+ */
+static int open_temp(struct atomic_file *a, const struct stat *old, char *err, size_t errlen)
 {
-	char *copy = strdup(a->final), *dir;
-	int fd;
+	char *dir = strdup(a->final), *base = strdup(a->final);
+	int fd, failed;
 
-	if (!copy)
-		return fail(a, err, errlen, "out of memory");
-	dir = dirname(copy);
-	if (asprintf(&a->temp, "%s/.%s.XXXXXX", dir, basename(a->final)) < 0) {
+	failed = !dir || !base ||
+		 asprintf(&a->temp, "%s/.%s.XXXXXX", dirname(dir), basename(base)) < 0;
+	free(dir);
+	free(base);
+	if (failed) {
 		a->temp = NULL;
-		free(copy);
 		return fail(a, err, errlen, "out of memory");
 	}
-	free(copy);
 	fd = mkostemp(a->temp, O_CLOEXEC);
 	if (fd < 0) {
 		free(a->temp);
@@ -79,9 +79,13 @@ static int open_temp(struct atomic_file *a, mode_t mode, char *err, size_t errle
 		return fail(a, err, errlen, "%s", strerror(errno));
 	}
 	temps_set(NULL, a->temp);
-	if (fchmod(fd, mode) || !(a->f = fdopen(fd, "w"))) {
-		if (!a->f)
-			close(fd);
+	if (old && fchown(fd, old->st_uid, old->st_gid) && errno != EPERM) {
+		close(fd);
+		return fail(a, err, errlen, "%s", strerror(errno));
+	}
+	if (fchmod(fd, old ? old->st_mode & 07777 : new_file_mode()) ||
+	    !(a->f = fdopen(fd, "w"))) {
+		close(fd);
 		return fail(a, err, errlen, "%s", strerror(errno));
 	}
 	a->path = a->temp;
@@ -101,17 +105,13 @@ int atomic_file_open(struct atomic_file *a, const char *target, char *err, size_
 	}
 	/* Through a symbolic link, the file it names is replaced, not the link. */
 	a->final = realpath(target, NULL);
-	if (a->final && stat(a->final, &st))
+	if (a->final)
+		return stat(a->final, &st) ? fail(a, err, errlen, "%s", strerror(errno))
+					   : open_temp(a, &st, err, errlen);
+	if (errno != ENOENT)
 		return fail(a, err, errlen, "%s", strerror(errno));
-	if (!a->final) {
-		if (errno != ENOENT)
-			return fail(a, err, errlen, "%s", strerror(errno));
-		a->final = strdup(target);
-		if (!a->final)
-			return fail(a, err, errlen, "out of memory");
-		st.st_mode = new_file_mode();
-	}
-	return open_temp(a, st.st_mode & 07777, err, errlen);
+	a->final = strdup(target);
+	return a->final ? open_temp(a, NULL, err, errlen) : fail(a, err, errlen, "out of memory");
 }
 
 /* The directory entry too, so the rename survives a crash. */

@@ -78,12 +78,16 @@ st=$?
 "$cp" -q -t 64K -s 64K -n 1 -f csv -o /dev/stdout | grep -q '^memcpy,user,65536,' && ok ||
 	bad "-o /dev/stdout on a pipe"
 
-# A regular file is replaced keeping its mode; through a symbolic link, the file it names.
+# A regular file is replaced keeping its mode and (root's run) its owner; through a symbolic
+# link, the file it names.
 dir=$tmp/replaced
 mkdir "$dir" && echo previous >"$dir/keep.json" && chmod 640 "$dir/keep.json"
+[ "$(id -u)" != 0 ] || chown 65534:65534 "$dir/keep.json"
+owner=$(stat -c %u:%g "$dir/keep.json")
 ln -s keep.json "$dir/link.json"
 "$cp" -q -f json -t 64K -s 64K -n 1 -o "$dir/link.json" &&
 	[ -L "$dir/link.json" ] && [ "$(stat -c %a "$dir/keep.json")" = 640 ] &&
+	[ "$(stat -c %u:%g "$dir/keep.json")" = "$owner" ] &&
 	python3 -m json.tool "$dir/keep.json" >/dev/null && [ "$(ls -A "$dir" | tr '\n' ' ')" = "keep.json link.json " ] &&
 	ok || bad "replacing through a link: $(ls -lA "$dir")"
 
