@@ -201,7 +201,8 @@ static __always_inline int cp_walk_with(struct cp_walk *w, cp_op op)
 			since_resched = 0;
 			p0 = ktime_get_ns();
 			cond_resched();
-			if (fatal_signal_pending(current))
+			/* Any signal, not only a fatal one: copyperf stops on SIGTERM. */
+			if (signal_pending(current))
 				return -EINTR;
 			paused += ktime_get_ns() - p0;
 		}

@@ -1,7 +1,7 @@
-# libcopyperf's own suites: its exported ABI, the correctness program (natively, under ASan/UBSan, once per ISA
-# and with each threshold forced), a libFuzzer run, the LD_PRELOAD shim; and `make bench`, whose
-# program test-bench checks.
-TEST_SUITES   += test-abi test-lib test-fuzz test-preload test-bench
+# libcopyperf's own suites: its exported ABI, the correctness program (natively, under ASan/UBSan,
+# once per ISA and with each threshold forced), the LD_PRELOAD shim; and `make bench`, whose
+# program test-bench checks.  Its libFuzzer run is in test-fuzz (35-fuzz.mk).
+TEST_SUITES   += test-abi test-lib test-preload test-bench
 TEST_PACKAGES += clang libclang-rt-14-dev
 
 # ---- the shared library's exports: include/copyperf.h, lib/libcopyperf.map and the .so agree ---
@@ -62,34 +62,6 @@ INSTALL_CHECK_EXTRA += lib/libcopyperf-preload.so
 .PHONY: test-preload
 test-preload: $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF)
 	@tests/preload/run.sh $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF)
-
-# ---- libFuzzer (clang): both functions against a byte loop, ~30 s in three settings -----------
-FUZZ_BUILD := $(BUILD)/fuzz
-FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
-FUZZ_BIN   := $(FUZZ_BUILD)/tests/fuzz_copy
-FUZZ_SECONDS ?= 10
-
-$(FUZZ_BIN): tests/fuzz/fuzz_copy.c FORCE_LIB_FUZZ
-	@$(MAKE) --no-print-directory CC=clang BUILD=$(FUZZ_BUILD) EXTRA_CFLAGS="$(FUZZ_FLAGS)" \
-		CROSS_COMPILE= $(FUZZ_BUILD)/libcopyperf.a >/dev/null
-	@mkdir -p $(dir $@)
-	clang -std=gnu11 $(WARNINGS) -Iinclude -O1 -g -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o $@ $< $(FUZZ_BUILD)/libcopyperf.a
-
-.PHONY: test-fuzz FORCE_LIB_FUZZ
-FORCE_LIB_FUZZ:
-# Defaults, then 'rep movsb' and non-temporal stores forced down to the smallest large size.
-test-fuzz: $(FUZZ_BIN)
-	@mkdir -p $(FUZZ_BUILD)/artifacts; passed=0; failed=0; \
-	for env in "COPYPERF_ISA=" $(LIB_FORCED); do \
-		if env $$env $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=64 \
-			-artifact_prefix=$(FUZZ_BUILD)/artifacts/ -print_final_stats=1 \
-			>$(FUZZ_BUILD)/fuzz.log 2>&1; then \
-			passed=$$((passed + 1)); echo "ok   fuzz $(FUZZ_SECONDS) s, $$env:" \
-			"$$(grep -o 'number_of_executed_units: *[0-9]*' $(FUZZ_BUILD)/fuzz.log)"; \
-		else failed=$$((failed + 1)); echo "FAIL fuzz, $$env:"; \
-			grep -E -A12 'ERROR|Test unit written' $(FUZZ_BUILD)/fuzz.log; fi; \
-	done; echo "$$passed passed, $$failed failed"; test $$failed = 0
 
 # ---- make bench: copyperf_memcpy against the C library's memcpy (not part of make test) -------
 COPYBENCH := $(BUILD)/bench/copybench

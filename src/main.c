@@ -7,12 +7,14 @@
 #include <string.h>
 #include "copyperf.h"
 #include "measure/cache.h"
+#include "report/atomic_file.h"
 #include "report/compare.h"
 #include "measure/distribution.h"
 #include "measure/kernel_backend.h"
 #include "measure/numa.h"
 #include "measure/thread_plan.h"
 #include "report/machine.h"
+#include "interrupt.h"
 #include "options.h"
 #include "report/output.h"
 #include "report/plot.h"
@@ -73,6 +75,13 @@ static int usage_error(const char *msg)
 	return EXIT_USAGE;
 }
 
+/* err is atomic_file's "cannot write ...": the option comes first, as in every usage error. */
+static int usage_error_in(const char *option, const char *err)
+{
+	fprintf(stderr, "copyperf: %s: %s\n", option, err);
+	return EXIT_USAGE;
+}
+
 static int draw_plot(const struct report *r, char *err, size_t errlen)
 {
 	struct result_set set;
@@ -121,8 +130,8 @@ static int run(const struct options *o)
 	struct machine_info m;
 	struct point_result *results = NULL;
 	size_t n = 0;
-	FILE *out = stdout;
-	int status = 0, opened;
+	struct atomic_file out = { 0 }; /* -o's; standard output without it */
+	int status = 0, opened, failed;
 	struct progress progress;
 	struct workloads ws;
 	struct thread_plan tp;
@@ -145,10 +154,9 @@ static int run(const struct options *o)
 		status = usage_error(err);
 		goto out;
 	}
-	if (o->output && !(out = fopen(o->output, "w"))) {
-		snprintf(err, sizeof(err), "--output: cannot write '%s': %s", o->output,
-			 strerror(errno));
-		status = usage_error(err);
+	interrupt_catch();
+	if (o->output && atomic_file_open(&out, o->output, err, sizeof(err))) {
+		status = usage_error_in("--output", err);
 		goto out;
 	}
 	opened = o->kernel ? kernel_backend_open(&b, o, err, sizeof(err))
@@ -164,26 +172,39 @@ static int run(const struct options *o)
 	}
 	machine_read(&m);
 	progress_start(&progress, stderr, !o->quiet);
-	if (sweep_run(o, &b, ws.w, ws.n, progress_update, &progress, &results, &n, err,
-		      sizeof(err))) {
-		progress_end(&progress);
-		fprintf(stderr, "copyperf: %s\n", err);
-		status = 1;
+	status = sweep_run(o, &b, ws.w, ws.n, progress_update, &progress, &results, &n, err,
+			   sizeof(err));
+	progress_end(&progress);
+	if (status) {
+		fprintf(stderr, "copyperf: %s%s\n", err,
+			status == SWEEP_INTERRUPTED ? "; nothing written" : "");
+		status = status == SWEEP_INTERRUPTED ? interrupt_exit_status()
+			 : status == SWEEP_NO_MEMORY ? EXIT_USAGE : 1;
 		goto out;
 	}
-	progress_end(&progress);
 	if (!o->kernel)
 		user_backend_pages(&b, &pages);
 	struct report report = { o, &m, results, n, tp.cpus, tp.most, o->kernel ? NULL : &pages };
 
-	if (output_write(out, &report)) {
-		fprintf(stderr, "copyperf: writing %s failed: %s\n", o->output ? o->output : "output",
-			strerror(errno));
+	failed = output_write(o->output ? out.f : stdout, &report);
+	if (interrupt_signal()) {
+		fprintf(stderr, "copyperf: stopped by %s while writing the results; nothing written\n",
+			interrupt_name());
+		status = interrupt_exit_status();
+		goto out;
+	}
+	/* A failed write is sticky in the stream: the commit then fails and replaces nothing. */
+	if (o->output)
+		failed = atomic_file_commit(&out, err, sizeof(err));
+	else if (failed)
+		snprintf(err, sizeof(err), "cannot write the results: %s", strerror(errno));
+	if (failed) {
+		fprintf(stderr, "copyperf: %s\n", err);
 		status = 1;
 	}
-	if (o->plot && draw_plot(&report, err, sizeof(err))) {
+	if (o->plot && (failed = draw_plot(&report, err, sizeof(err)))) {
 		fprintf(stderr, "copyperf %s\n", err);
-		status = 1;
+		status = failed == PLOT_INTERRUPTED ? interrupt_exit_status() : 1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct point_result *p = &results[i];
@@ -206,8 +227,7 @@ out:
 		user_backend_close(&b);
 	workloads_free(&ws);
 	thread_plan_free(&tp);
-	if (out && out != stdout)
-		fclose(out);
+	atomic_file_discard(&out); /* nothing left to do after a commit */
 	return status;
 }
 

@@ -84,7 +84,8 @@ enum copyperf_result {
 /*
  * One measurement, the 2008 way: total / chunk chunks copied in turn through
  * two buffers of `buffer` bytes, starting over at the front (and flushing,
- * by cache mode) whenever the next chunk would not fit.
+ * by cache mode) whenever the next chunk would not fit.  A signal that
+ * reaches the process (caught or fatal) ends the walk early: EINTR.
  */
 struct copyperf_measure {
 	/* in */

@@ -51,8 +51,9 @@ int lane_open(struct lane *l, const struct options *o, char *err, size_t errlen)
 		return 0;
 	l->region = walk_region(o);
 	l->map_len = lane_map_length(o);
-	l->src_map = pages_map(l->map_len, o, 0x5a, &l->pages, err, errlen);
-	l->dst_map = l->src_map ? pages_map(l->map_len, o, 0x5a, &l->pages, err, errlen) : NULL;
+	l->src_map = pages_map(l->map_len, o, 0x5a, &l->pages, "--buffer", err, errlen);
+	l->dst_map = l->src_map ? pages_map(l->map_len, o, 0x5a, &l->pages, "--buffer", err, errlen)
+				: NULL;
 	if (!l->src_map || !l->dst_map)
 		return -1;
 	l->src = l->src_map + page + o->align_src;
@@ -88,7 +89,7 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 			return MEASURE_OK;
 		if (l->replay.l) /* the next workload: one arena at a time */
 			replay_close(&l->replay);
-		return replay_open(&l->replay, w->calls, o, &l->pages, why, whylen) ? MEASURE_ERROR
+		return replay_open(&l->replay, w->calls, o, &l->pages, why, whylen) ? MEASURE_NO_MEMORY
 											: MEASURE_OK;
 	}
 	l->count = o->total / chunk;

@@ -128,7 +128,7 @@ static void *map_aligned(size_t len, size_t align)
 }
 
 /* len bytes for mode, and its guard page after them. */
-static void *map_for(size_t len, enum page_mode mode, char *err, size_t errlen)
+static void *map_for(size_t len, enum page_mode mode, const char *what, char *err, size_t errlen)
 {
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 	size_t guard = guard_length(mode);
@@ -145,7 +145,7 @@ static void *map_for(size_t len, enum page_mode mode, char *err, size_t errlen)
 	p = mode == PAGES_THP ? map_aligned(len + guard, thp_size())
 			      : mmap(NULL, len + guard, PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (p == MAP_FAILED) {
-		snprintf(err, errlen, "--buffer: cannot map %zu bytes: %s", len, strerror(errno));
+		snprintf(err, errlen, "%s: cannot map %zu bytes: %s", what, len, strerror(errno));
 		return p;
 	}
 	mprotect((unsigned char *)p + len, guard, PROT_NONE);
@@ -161,14 +161,14 @@ static void *map_for(size_t len, enum page_mode mode, char *err, size_t errlen)
 	return p;
 }
 
-void *pages_map(size_t len, const struct options *o, int fill, struct page_usage *u, char *err,
-		size_t errlen)
+void *pages_map(size_t len, const struct options *o, int fill, struct page_usage *u, const char *what,
+		char *err, size_t errlen)
 {
 	struct page_usage one;
 	void *p;
 
 	len = pages_length(len, o->pages);
-	p = map_for(len, o->pages, err, errlen);
+	p = map_for(len, o->pages, what, err, errlen);
 	if (p == MAP_FAILED)
 		return NULL;
 	if (numa_place(p, len, o, err, errlen)) {

@@ -26,9 +26,11 @@ size_t pages_length(size_t len, enum page_mode mode);
  * Maps len bytes (see pages_length) for mode, places them as numa asks, fills
  * them with fill (touching every page in this thread) and adds what the kernel
  * gave to *u (when u is not NULL).  NULL, with a one-line reason naming the
- * option in err, when it cannot.
+ * option in err, when it cannot: `what`, the option the memory is for, when
+ * the memory itself is what is missing.
  */
-void *pages_map(size_t len, const struct options *o, int fill, struct page_usage *u, char *err,
+void *pages_map(size_t len, const struct options *o, int fill, struct page_usage *u, const char *what,
+		char *err,
 		size_t errlen);
 void pages_unmap(void *p, size_t len, enum page_mode mode);
 

@@ -35,9 +35,9 @@ int replay_open(struct replay *rp, const struct call_list *l, const struct optio
 	rp->l = l;
 	rp->pages = o->pages;
 	/* the arena's pages are the ones measured; expect is only compared with them */
-	if (!(rp->arena = pages_map(l->arena, o, 0, u, err, errlen)))
+	if (!(rp->arena = pages_map(l->arena, o, 0, u, "--distribution", err, errlen)))
 		return replay_close(rp), -1;
-	rp->expect = pages_map(l->arena, o, 0, NULL, err, errlen);
+	rp->expect = pages_map(l->arena, o, 0, NULL, "--distribution", err, errlen);
 	rp->before = malloc(l->largest + 2 * GUARD);
 	rp->source = malloc(l->largest + 2 * GUARD);
 	if (!rp->expect || !rp->before || !rp->source) {

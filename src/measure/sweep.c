@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "call_list.h"
+#include "interrupt.h"
 #include "sweep.h"
 
 bool sweep_runs(const struct backend *b, size_t r, const struct workload *w)
@@ -10,8 +11,9 @@ bool sweep_runs(const struct backend *b, size_t r, const struct workload *w)
 	return !w->calls || w->calls->kind != DIST_MEMMOVE || (b->overlap_ok && b->overlap_ok[r]);
 }
 
-static void init_point(struct point_result *p, const struct options *o, const struct backend *b,
-		       size_t r, const struct workload *w)
+/* Returns 0, or -1 when out of memory for the samples. */
+static int init_point(struct point_result *p, const struct options *o, const struct backend *b,
+		      size_t r, const struct workload *w)
 {
 	uint64_t passes;
 
@@ -26,7 +28,7 @@ static void init_point(struct point_result *p, const struct options *o, const st
 		p->thread_samples = calloc((size_t)o->repeat * w->threads, sizeof(double));
 	if (!w->calls) {
 		p->total = point_total(o->total, w->chunk) * point_threads(p);
-		return;
+		return p->samples && (!w->threads || p->thread_samples) ? 0 : -1;
 	}
 	p->distribution = w->distribution;
 	p->working_set_name = w->working_set_name;
@@ -34,14 +36,21 @@ static void init_point(struct point_result *p, const struct options *o, const st
 	passes = call_list_passes(w->calls, o->total);
 	p->calls = passes * w->calls->n * point_threads(p);
 	p->total = passes * w->calls->bytes * point_threads(p);
+	return p->samples && (!w->threads || p->thread_samples) ? 0 : -1;
 }
 
-/* One measurement of one point; a wrong copy marks the point FAILED for good. */
+/*
+ * One measurement of one point; a wrong copy marks the point FAILED for good.
+ * A signal caught stops the run here, before the measurement or (the module
+ * gives up its walk on a signal) during it.
+ */
 static int take(struct backend *b, struct point_result *p, size_t r, const struct workload *w,
 		double *seconds, char *why, size_t whylen)
 {
 	enum measure_status s;
 
+	if (interrupt_signal())
+		return SWEEP_INTERRUPTED;
 	if (!p->verified)
 		return 0;
 	s = b->measure(b, r, w, seconds, why, whylen);
@@ -49,7 +58,9 @@ static int take(struct backend *b, struct point_result *p, size_t r, const struc
 		p->verified = false;
 		snprintf(p->error, sizeof(p->error), "%s", why);
 	}
-	return s == MEASURE_ERROR ? -1 : 0;
+	if (s == MEASURE_ERROR)
+		return interrupt_signal() ? SWEEP_INTERRUPTED : -1;
+	return s == MEASURE_NO_MEMORY ? SWEEP_NO_MEMORY : 0;
 }
 
 int sweep_run(const struct options *o, struct backend *b, const struct workload *w, size_t nw,
@@ -57,26 +68,29 @@ int sweep_run(const struct options *o, struct backend *b, const struct workload 
 	      char *why, size_t whylen)
 {
 	size_t nr = b->n_routines, np = 0, steps, done = 0;
-	int status = -1;
+	int status;
 	/* at[r * nw + i]: routine r's result for workload i, or NULL where it does not run */
 	struct point_result **at = calloc(nr * nw + 1, sizeof(*at));
 	struct point_result *res = calloc(nr * nw + 1, sizeof(*res));
+	/* summarize's sorted copy, so that no allocation can fail once measuring has begun */
+	double *scratch = calloc(o->repeat, sizeof(*scratch));
 
 	*out = res;
 	*n_out = 0;
-	if (!res || !at) {
-		free(at);
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	for (size_t r = 0; r < nr; r++)
-		for (size_t i = 0; i < nw; i++)
+	status = res && at && scratch ? 0 : SWEEP_NO_MEMORY;
+	for (size_t r = 0; r < nr && !status; r++)
+		for (size_t i = 0; i < nw && !status; i++)
 			if (sweep_runs(b, r, &w[i])) {
 				at[r * nw + i] = &res[np];
-				init_point(&res[np++], o, b, r, &w[i]);
+				status = init_point(&res[np++], o, b, r, &w[i]) ? SWEEP_NO_MEMORY : 0;
 			}
 	*n_out = np;
 	steps = np * (o->repeat + 1);
+	if (status) {
+		snprintf(why, whylen, "out of memory for the samples of %zu measurements",
+			 nr * nw * o->repeat);
+		goto fail;
+	}
 
 	for (size_t i = 0; i < nw; i++) {
 		double discard;
@@ -87,7 +101,7 @@ int sweep_run(const struct options *o, struct backend *b, const struct workload 
 
 			if (!p)
 				continue;
-			if (take(b, p, r, &w[i], &discard, why, whylen))
+			if ((status = take(b, p, r, &w[i], &discard, why, whylen)))
 				goto fail;
 			if (progress)
 				progress(++done, steps, arg);
@@ -98,7 +112,7 @@ int sweep_run(const struct options *o, struct backend *b, const struct workload 
 
 				if (!p)
 					continue;
-				if (take(b, p, r, &w[i], &p->samples[k], why, whylen))
+				if ((status = take(b, p, r, &w[i], &p->samples[k], why, whylen)))
 					goto fail;
 				if (b->counters && p->verified)
 					counters_add(&p->counters, b->counters);
@@ -115,11 +129,15 @@ int sweep_run(const struct options *o, struct backend *b, const struct workload 
 				continue;
 			p->repeats = o->repeat;
 			if (p->verified)
-				summarize(p->samples, p->repeats, &p->seconds);
+				summarize_in(p->samples, p->repeats, scratch, &p->seconds);
 		}
 	}
 	status = 0;
 fail:
+	if (status == SWEEP_INTERRUPTED)
+		snprintf(why, whylen, "stopped by %s after %zu of %zu measurements", interrupt_name(),
+			 done, steps);
+	free(scratch);
 	free(at);
 	return status;
 }

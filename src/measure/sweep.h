@@ -18,6 +18,7 @@ enum measure_status {
 	MEASURE_OK = 0,
 	MEASURE_WRONG = 1, /* the copy was wrong: the point is FAILED, with the reason */
 	MEASURE_ERROR = -1, /* the measurement could not be made: the run stops */
+	MEASURE_NO_MEMORY = -2, /* its memory could not be had (ulimit -v): the run stops */
 };
 
 struct call_list;
@@ -80,11 +81,16 @@ typedef void (*progress_fn)(size_t done, size_t total, void *arg);
 /* Whether routine r of b measures w: memmove mixes only with routines that allow overlap. */
 bool sweep_runs(const struct backend *b, size_t r, const struct workload *w);
 
+#define SWEEP_INTERRUPTED (-2)
+#define SWEEP_NO_MEMORY (-3)
+
 /*
  * Runs the sweep over the workloads; *out gets a result for every routine
  * and workload it runs (sweep_runs), routine-major, in the order they were
- * given.  Returns 0, or -1 with the reason in why when a measurement could
- * not be made.
+ * given.  Returns 0, -1 with the reason in why when a measurement could not
+ * be made, SWEEP_NO_MEMORY with the reason when memory ran out (before or
+ * between measurements), or SWEEP_INTERRUPTED, with how far it got in why,
+ * when SIGINT or SIGTERM was caught (interrupt.h).
  */
 int sweep_run(const struct options *o, struct backend *b, const struct workload *w, size_t nw,
 	      progress_fn progress, void *arg, struct point_result **out, size_t *n_out,

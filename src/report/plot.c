@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "atomic_file.h"
+#include "interrupt.h"
 #include "options.h"
 #include "output.h"
 #include "plot.h"
@@ -64,6 +66,7 @@ static char *find_gnuplot(void)
 
 int plot_check(const char *path, char *why, size_t whylen)
 {
+	struct atomic_file a;
 	char *gnuplot;
 
 	if (!terminal_for(path)) {
@@ -76,6 +79,10 @@ int plot_check(const char *path, char *why, size_t whylen)
 		return -1;
 	}
 	free(gnuplot);
+	/* Whether the file can be written at all, before anything is measured. */
+	if (atomic_file_open(&a, path, why, whylen))
+		return -1;
+	atomic_file_discard(&a);
 	return 0;
 }
 
@@ -407,7 +414,9 @@ static void replay_axes(FILE *f, const char *path, const struct result_set *sets
 		(width - 120) / (double)c->n < 130 ? " rotate by 45 right" : "");
 }
 
-static void script(FILE *f, const struct result_set *sets, size_t n_sets, const char *path)
+/* The terminal is the target's (path, by its name); gnuplot writes into output. */
+static void script(FILE *f, const struct result_set *sets, size_t n_sets, const char *path,
+		   const char *output)
 {
 	char *command = NULL;
 	size_t len = 0, n;
@@ -428,7 +437,7 @@ static void script(FILE *f, const struct result_set *sets, size_t n_sets, const 
 		chunk_axes(f, path, sets, n_sets);
 	}
 	fputs("set termoption noenhanced\nset output ", f);
-	quoted(f, path);
+	quoted(f, output);
 	fputc('\n', f);
 	title(f, &sets[0], replay);
 	plot = open_memstream(&command, &len);
@@ -452,9 +461,9 @@ static int any_verified(const struct result_set *sets, size_t n_sets)
 	return 0;
 }
 
-/* Feeds the script to gnuplot on a pipe: no temporary files, no shell. */
-int plot_write(const struct result_set *sets, size_t n_sets, const char *path, char *why,
-	       size_t whylen)
+/* Feeds the script to gnuplot on a pipe: no script file, no shell. */
+static int run_gnuplot(const struct result_set *sets, size_t n_sets, const char *path,
+		       const char *output, char *why, size_t whylen)
 {
 	char *gnuplot;
 	int fds[2], status;
@@ -462,10 +471,6 @@ int plot_write(const struct result_set *sets, size_t n_sets, const char *path, c
 	FILE *f;
 	void (*sigpipe)(int);
 
-	if (!any_verified(sets, n_sets)) {
-		snprintf(why, whylen, "plot: no verified results to draw into '%s'", path);
-		return PLOT_NOTHING_TO_DRAW;
-	}
 	gnuplot = find_gnuplot();
 	if (!gnuplot || pipe(fds)) {
 		free(gnuplot);
@@ -492,12 +497,43 @@ int plot_write(const struct result_set *sets, size_t n_sets, const char *path, c
 	}
 	/* A gnuplot that dies early must be reported below, not kill us with SIGPIPE. */
 	sigpipe = signal(SIGPIPE, SIG_IGN);
-	script(f, sets, n_sets, path);
+	script(f, sets, n_sets, path, output);
 	fclose(f);
 	signal(SIGPIPE, sigpipe);
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		snprintf(why, whylen, "plot: gnuplot failed writing '%s' (its messages are above)",
 			 path);
+		return -1;
+	}
+	return 0;
+}
+
+/* gnuplot draws into the atomic file's temporary file, which then replaces path. */
+int plot_write(const struct result_set *sets, size_t n_sets, const char *path, char *why,
+	       size_t whylen)
+{
+	struct atomic_file a;
+	char err[512];
+
+	if (!any_verified(sets, n_sets)) {
+		snprintf(why, whylen, "plot: no verified results to draw into '%s'", path);
+		return PLOT_NOTHING_TO_DRAW;
+	}
+	if (atomic_file_open(&a, path, err, sizeof(err))) {
+		snprintf(why, whylen, "plot: %s", err);
+		return -1;
+	}
+	if (run_gnuplot(sets, n_sets, path, a.path, why, whylen)) {
+		atomic_file_discard(&a);
+		return -1;
+	}
+	if (interrupt_signal()) {
+		atomic_file_discard(&a);
+		snprintf(why, whylen, "plot: stopped by %s; '%s' not written", interrupt_name(), path);
+		return PLOT_INTERRUPTED;
+	}
+	if (atomic_file_commit(&a, err, sizeof(err))) {
+		snprintf(why, whylen, "plot: %s", err);
 		return -1;
 	}
 	return 0;
@@ -541,6 +577,7 @@ int plot_main(int argc, char **argv)
 		fprintf(stderr, "copyperf %s\n", why);
 		return EXIT_USAGE;
 	}
+	interrupt_catch();
 	sets = calloc((size_t)n, sizeof(*sets));
 	if (!sets)
 		abort();
@@ -553,7 +590,8 @@ int plot_main(int argc, char **argv)
 		}
 	if (!status && (status = plot_write(sets, (size_t)n, out, why, sizeof(why)))) {
 		fprintf(stderr, "copyperf %s\n", why);
-		status = status == PLOT_NOTHING_TO_DRAW ? EXIT_USAGE : 1;
+		status = status == PLOT_NOTHING_TO_DRAW ? EXIT_USAGE
+			 : status == PLOT_INTERRUPTED ? interrupt_exit_status() : 1;
 	}
 	for (int i = 0; i < n; i++)
 		result_set_free(&sets[i]);

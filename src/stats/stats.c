@@ -16,6 +16,13 @@ static double median_sorted(const double *sorted, size_t n)
 	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
+static double median_in(const double *samples, size_t n, double *sorted)
+{
+	memcpy(sorted, samples, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), compare_doubles);
+	return median_sorted(sorted, n);
+}
+
 double median_of(const double *samples, size_t n)
 {
 	double stack[64], *sorted = n <= 64 ? stack : malloc(n * sizeof(*sorted));
@@ -23,15 +30,18 @@ double median_of(const double *samples, size_t n)
 
 	if (!sorted)
 		abort();
-	memcpy(sorted, samples, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), compare_doubles);
-	m = median_sorted(sorted, n);
+	m = median_in(samples, n, sorted);
 	if (sorted != stack)
 		free(sorted);
 	return m;
 }
 
 void summarize(const double *samples, size_t n, struct summary *out)
+{
+	summarize_in(samples, n, NULL, out);
+}
+
+void summarize_in(const double *samples, size_t n, double *scratch, struct summary *out)
 {
 	double sum = 0, sq = 0;
 
@@ -47,7 +57,7 @@ void summarize(const double *samples, size_t n, struct summary *out)
 	for (size_t i = 0; i < n; i++)
 		sq += (samples[i] - out->mean) * (samples[i] - out->mean);
 	out->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
-	out->median = median_of(samples, n);
+	out->median = scratch ? median_in(samples, n, scratch) : median_of(samples, n);
 }
 
 double geometric_mean(const double *v, size_t n)

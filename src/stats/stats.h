@@ -16,6 +16,9 @@ struct summary {
 /* Summarises n > 0 samples (the array is left untouched). */
 void summarize(const double *samples, size_t n, struct summary *out);
 
+/* The same, sorting in scratch (n doubles) instead of memory it would allocate. */
+void summarize_in(const double *samples, size_t n, double *scratch, struct summary *out);
+
 /* Orders doubles for qsort, ascending. */
 int compare_doubles(const void *a, const void *b);
 

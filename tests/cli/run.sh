@@ -343,5 +343,7 @@ for where in local interleave 0; do
 			ok || bad "--numa $where on one node: stderr $(cat "$tmp/err")"
 	fi
 done
+. "$(dirname "$0")/atomic_output.sh"
+. "$(dirname "$0")/memory.sh"
 
 tally cli

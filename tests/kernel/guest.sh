@@ -90,6 +90,27 @@ usage_error "a buffer over the module's limit" "--buffer: at most" \
 	--kernel -b 1G -s 64K -t 64K
 check "bad ioctl inputs" ./ioctl_cases
 cat /tmp/out
+# SIGTERM in the middle of a long kernel measurement: the walk lets go, copyperf exits 143 at
+# once and the previous results file stays as it was, with no temporary file beside it.
+mkdir -p /tmp/keep && echo previous >/tmp/keep/r.txt
+copyperf --kernel -q -r memcpy -s 8 -t 1T -n 1 -o /tmp/keep/r.txt 2>/tmp/err &
+busy=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do # until the measurement holds the module
+	[ "$(cat /sys/module/copyperf/refcnt)" = 0 ] || break
+	sleep 1
+done
+sleep 1 # into the walk
+start=$(date +%s)
+kill -TERM "$busy"
+wait "$busy"
+st=$?
+took=$(($(date +%s) - start))
+if [ "$st" = 143 ] && [ "$took" -le 2 ] && [ "$(cat /tmp/keep/r.txt)" = previous ] &&
+	[ "$(ls -A /tmp/keep)" = r.txt ] && grep -q "stopped by SIGTERM after 0 of 2" /tmp/err; then
+	ok "SIGTERM stops a kernel measurement, the previous file kept"
+else
+	bad "SIGTERM during a kernel measurement: exit $st after $took s, files: $(ls -A /tmp/keep), stderr: $(cat /tmp/err)"
+fi
 # Unloading under a running measurement must be refused, then work once it is gone.
 copyperf --kernel -q -r memcpy -s 8 -t 1G -n 1 >/dev/null 2>&1 &
 busy=$!

@@ -26,6 +26,11 @@ static int fd;
 static struct copyperf_version version;
 static long page;
 
+static void caught(int sig)
+{
+	(void)sig;
+}
+
 static void result(int ok, const char *name, const char *detail)
 {
 	if (ok)
@@ -321,6 +326,32 @@ int main(void)
 		snprintf(detail, sizeof(detail), "took %.2f s to die", waited);
 		result(WIFSIGNALED(status) && waited < 3.0, "a killed measurement stops at once",
 		       detail);
+	}
+	/* The same, told by a signal the process catches (copyperf's SIGTERM): EINTR at once. */
+	child = fork();
+	if (child == 0) {
+		struct sigaction sa;
+		int rc;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = caught;
+		sigaction(SIGTERM, &sa, NULL);
+		m = base;
+		m.total = COPYPERF_MAX_TOTAL;
+		rc = ioctl(fd, COPYPERF_IOC_MEASURE, &m);
+		_exit(rc == -1 && errno == EINTR ? 0 : 1);
+	}
+	sleep(1);
+	{
+		double t0 = now(), waited;
+
+		kill(child, SIGTERM);
+		waitpid(child, &status, 0);
+		waited = now() - t0;
+		snprintf(detail, sizeof(detail), "took %.2f s, exit status %d", waited,
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		result(WIFEXITED(status) && WEXITSTATUS(status) == 0 && waited < 3.0,
+		       "a measurement whose process catches SIGTERM ends with EINTR", detail);
 	}
 	close(fd);
 	printf("%d passed, %d failed\n", passed, failed);

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "atomic_file.h"
+
+/* The temporary files that exist, for atomic_file_remove_temps: -o and --plot at most. */
+#define MAX_TEMPS 4
+static char *volatile temps[MAX_TEMPS];
+
+static void temps_set(const char *old, char *now)
+{
+	for (size_t i = 0; i < MAX_TEMPS; i++)
+		if (temps[i] == old) {
+			temps[i] = now;
+			return;
+		}
+}
+
+void atomic_file_remove_temps(void)
+{
+	for (size_t i = 0; i < MAX_TEMPS; i++)
+		if (temps[i])
+			unlink(temps[i]);
+}
+
+static int fail(struct atomic_file *a, char *err, size_t errlen, const char *fmt, ...)
+{
+	int saved = errno;
+	size_t n;
+	va_list ap;
+
+	n = (size_t)snprintf(err, errlen, "cannot write '%s': ", a->target);
+	if (n < errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err + n, errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	atomic_file_discard(a);
+	errno = saved;
+	return -1;
+}
+
+/* The mode a new file gets from fopen: 0666 without the umask. */
+static mode_t new_file_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/*
+ * A temporary file beside final, open for writing, with the mode and (where
+ * allowed: root's run) the owner of the file it replaces, or a new file's mode.
+ */
+static int open_temp(struct atomic_file *a, const struct stat *old, char *err, size_t errlen)
+{
+	char *dir = strdup(a->final), *base = strdup(a->final);
+	int fd, failed;
+
+	failed = !dir || !base ||
+		 asprintf(&a->temp, "%s/.%s.XXXXXX", dirname(dir), basename(base)) < 0;
+	free(dir);
+	free(base);
+	if (failed) {
+		a->temp = NULL;
+		return fail(a, err, errlen, "out of memory");
+	}
+	fd = mkostemp(a->temp, O_CLOEXEC);
+	if (fd < 0) {
+		free(a->temp);
+		a->temp = NULL;
+		return fail(a, err, errlen, "%s", strerror(errno));
+	}
+	temps_set(NULL, a->temp);
+	if (old && fchown(fd, old->st_uid, old->st_gid) && errno != EPERM) {
+		close(fd);
+		return fail(a, err, errlen, "%s", strerror(errno));
+	}
+	if (fchmod(fd, old ? old->st_mode & 07777 : new_file_mode()) ||
+	    !(a->f = fdopen(fd, "w"))) {
+		close(fd);
+		return fail(a, err, errlen, "%s", strerror(errno));
+	}
+	a->path = a->temp;
+	return 0;
+}
+
+int atomic_file_open(struct atomic_file *a, const char *target, char *err, size_t errlen)
+{
+	struct stat st;
+
+	memset(a, 0, sizeof(*a));
+	a->target = target;
+	if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
+		a->path = target;
+		a->f = fopen(target, "w");
+		return a->f ? 0 : fail(a, err, errlen, "%s", strerror(errno));
+	}
+	/* Through a symbolic link, the file it names is replaced, not the link. */
+	a->final = realpath(target, NULL);
+	if (a->final)
+		return stat(a->final, &st) ? fail(a, err, errlen, "%s", strerror(errno))
+					   : open_temp(a, &st, err, errlen);
+	if (errno != ENOENT)
+		return fail(a, err, errlen, "%s", strerror(errno));
+	a->final = strdup(target);
+	return a->final ? open_temp(a, NULL, err, errlen) : fail(a, err, errlen, "out of memory");
+}
+
+/* The directory entry too, so the rename survives a crash. */
+static void sync_dir(const char *file)
+{
+	char *copy = strdup(file);
+	int fd = copy ? open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(copy);
+}
+
+int atomic_file_commit(struct atomic_file *a, char *err, size_t errlen)
+{
+	FILE *f = a->f;
+	int failed;
+
+	a->f = NULL;
+	failed = fflush(f) != 0 || ferror(f);
+	if (failed) {
+		fclose(f);
+		return fail(a, err, errlen, "%s", strerror(errno ? errno : EIO));
+	}
+	/* A terminal or a pipe cannot be synced: in place, only the close is checked. */
+	if (a->temp && fsync(fileno(f))) {
+		fclose(f);
+		return fail(a, err, errlen, "%s", strerror(errno));
+	}
+	if (fclose(f))
+		return fail(a, err, errlen, "%s", strerror(errno));
+	if (a->temp && rename(a->temp, a->final))
+		return fail(a, err, errlen, "%s", strerror(errno));
+	if (a->temp) {
+		temps_set(a->temp, NULL);
+		sync_dir(a->final);
+	}
+	free(a->temp);
+	free(a->final);
+	memset(a, 0, sizeof(*a));
+	return 0;
+}
+
+void atomic_file_discard(struct atomic_file *a)
+{
+	if (a->f)
+		fclose(a->f);
+	if (a->temp) {
+		temps_set(a->temp, NULL);
+		unlink(a->temp);
+	}
+	free(a->temp);
+	free(a->final);
+	memset(a, 0, sizeof(*a));
+}
