@@ -93,21 +93,10 @@ racer copy_from_user a >/tmp/racer.a 2>&1 &
 ra=$!
 racer memcpy b >/tmp/racer.b 2>&1 &
 rb=$!
-./ioctl_storm churn 20 >/tmp/churn 2>&1 &
-rc=$!
-unloads=0 refused=0
-while [ "$(date +%s)" -lt $race_end ]; do
-	if rmmod copyperf 2>/dev/null; then
-		unloads=$((unloads + 1))
-		insmod ./copyperf.ko || { bad "insmod after an unload in the race"; break; }
-	else
-		refused=$((refused + 1))
-	fi
-done
+runs "opens, closes, unloads and reloads racing with measurements" ./ioctl_storm churn 20 \
+	./copyperf.ko
 wait $ra && ok "a copy_from_user racer saw only results or 'not loaded'" || bad "$(cat /tmp/racer.a)"
 wait $rb && ok "a memcpy racer saw only results or 'not loaded'" || bad "$(cat /tmp/racer.b)"
-wait $rc && ok "opens and closes in the race" || bad "$(cat /tmp/churn)"
-echo "race: $unloads unloads, $refused refused"
 [ -e /sys/module/copyperf ] || insmod ./copyperf.ko
 check "rmmod after the race" rmmod copyperf
 check "insmod again" insmod ./copyperf.ko

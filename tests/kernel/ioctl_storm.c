@@ -12,9 +12,10 @@
  *   ioctl_storm failnth             each allocation a measurement makes fails
  *       in turn (/proc/thread-self/fail-nth): ENOMEM or a verified copy, then
  *       the module still works.
- *   ioctl_storm churn SECONDS       opens, asks the version and closes, again
- *       and again, while the module may be unloaded under it: only ENOENT,
- *       ENODEV or ENXIO may stop it.
+ *   ioctl_storm churn SECONDS MODULE.ko   one process opens, asks the version
+ *       and closes, again and again, while another unloads the module whenever
+ *       nobody holds it and loads it again: an open may only find no module, an
+ *       unload only be refused as busy, a reload must work.
  *
  * Prints what failed and "N passed, N failed"; exits 1 on a failure.
  */
@@ -26,6 +27,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -565,9 +567,9 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int run_churn(double seconds)
+/* Opens, asks the version and closes until `end`: only a missing module may stop an open. */
+static void open_close_until(double end)
 {
-	double end = now() + seconds;
 	long opened = 0, absent = 0;
 
 	while (now() < end) {
@@ -589,7 +591,51 @@ static int run_churn(double seconds)
 		close(fd);
 	}
 	printf("churn: %ld opens, %ld found no module\n", opened, absent);
-	result(opened > 0, "churn", "never opened the device");
+	result(opened > 0, "churn: opens", "never opened the device");
+}
+
+/*
+ * Unloads the module whenever nobody holds it and loads it again at once,
+ * while a child opens and closes it and the caller runs measurements: each
+ * unload is refused (in use) or done, each reload works.
+ */
+static int run_churn(double seconds, const char *ko)
+{
+	double end = now() + seconds;
+	long unloads = 0, refused = 0;
+	int status = 0, ko_fd = open(ko, O_RDONLY | O_CLOEXEC);
+	pid_t child;
+
+	if (ko_fd < 0) {
+		perror(ko);
+		return 1;
+	}
+	child = fork();
+	if (child == 0) {
+		open_close_until(end);
+		_exit(failed ? 1 : 0);
+	}
+	while (now() < end) {
+		if (syscall(SYS_delete_module, "copyperf", O_NONBLOCK) == 0) {
+			unloads++;
+			if (syscall(SYS_finit_module, ko_fd, "", 0)) {
+				result(0, "churn: reload", strerror(errno));
+				break;
+			}
+		} else if (errno == EWOULDBLOCK || errno == EBUSY) {
+			refused++;
+		} else {
+			result(0, "churn: unload", strerror(errno));
+			break;
+		}
+		usleep(20000);
+	}
+	result(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "churn: the opening process", "it failed or died");
+	printf("churn: %ld unloads, %ld refused\n", unloads, refused);
+	/* Both sides of the race, or it was not one. */
+	result(unloads > 0 && refused > 0, "churn: unloads both done and refused", "one never happened");
+	close(ko_fd);
 	return 0;
 }
 
@@ -602,10 +648,10 @@ int main(int argc, char **argv)
 		run_storm(atol(argv[2]), argc > 3 ? strtoull(argv[3], NULL, 0) : (uint64_t)time(NULL));
 	else if (strcmp(mode, "failnth") == 0)
 		run_failnth();
-	else if (strcmp(mode, "churn") == 0 && argc == 3)
-		run_churn(atof(argv[2]));
+	else if (strcmp(mode, "churn") == 0 && argc == 4)
+		run_churn(atof(argv[2]), argv[3]);
 	else {
-		fprintf(stderr, "usage: ioctl_storm storm COUNT [SEED] | failnth | churn SECONDS\n");
+		fprintf(stderr, "usage: ioctl_storm storm COUNT [SEED] | failnth | churn SECONDS MODULE.ko\n");
 		return 2;
 	}
 	printf("%s: %d passed, %d failed\n", mode, passed, failed);
