@@ -33,7 +33,7 @@ fi
 # watchdog_thresh=1: a walk that holds the CPU for 2 s is a soft lockup; hugepages: the storm's;
 # tsc=reliable: QEMU's TSC follows the host's clock, but a loaded host delays the timer ticks
 # the kernel would judge it by, and jiffies would then time the walks in 4 ms steps.
-"$top/scripts/kernel/x86_64-guest.sh" -k "$tree" -s 2 "$work" 1500 "$here/guest.sh" \
+"$top/scripts/kernel/x86_64-guest.sh" -t "$tree" -s 2 "$work" 1500 "$here/guest.sh" \
 	"$1" "$2" "$3" "$top/tests/tally.sh" "$top/tests/kernel/check.sh" \
 	"$top/tests/kernel/guest.sh:kernel-guest.sh" \
 	-- watchdog_thresh=1 hugepages=8 tsc=reliable
