@@ -16,10 +16,18 @@ judge_guest() {
 	# The console has what was printed before a crash; the guest's dmesg the lower levels.
 	problems=$( { cat "$4"; sed -n '/^==== dmesg/,$p' "$3"; } | "$top/scripts/kernel/log-problems.sh")
 	if [ -z "$problems" ]; then
-		ok "the kernel log has no BUG, WARNING, Oops, soft lockup or stuck interrupt"
+		ok "the kernel log has no BUG, WARNING, Oops, sanitizer or leak report, soft lockup or stuck interrupt"
 	else
 		bad "the kernel log:"
 		echo "$problems"
+		# The first report whole: the sanitizers' say where and what, past the first line.
+		log=$(mktemp)
+		sed -n '/^==== dmesg/,$p' "$3" >"$log"
+		[ -n "$("$top/scripts/kernel/log-problems.sh" -n "$log")" ] || cp "$4" "$log"
+		first=$("$top/scripts/kernel/log-problems.sh" -n "$log")
+		echo "---- the first report in the kernel log:"
+		sed -n "$((${first:-1} > 5 ? ${first:-1} - 5 : 1)),+60p" "$log"
+		rm -f "$log"
 	fi
 	if [ "$failed" != 0 ]; then
 		echo "---- the console ($4), last lines:"

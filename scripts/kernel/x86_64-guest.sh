@@ -1,19 +1,25 @@
 #!/bin/sh
 # Boots Debian's packaged amd64 kernel in QEMU with the module built against
 # it, busybox, and the given files under /guest, and runs RUN there as /guest/run.
-#   x86_64-guest.sh [-k ABI -m MODULE.ko] WORKDIR TIME_LIMIT RUN [FILE[:NAME]...] [-- EXTRA KERNEL ARGS]
+#   x86_64-guest.sh [-k ABI -m MODULE.ko | -t TREE] [-s CPUS] WORKDIR TIME_LIMIT RUN \
+#                   [FILE[:NAME]...] [-- EXTRA KERNEL ARGS]
 # -k -m: boot the kernel ABI (6.1.0-NN-amd64) with a module already built for it (by DKMS,
 # say) instead of building kmod/ against this machine's headers.
+# -t: boot a kernel tree built by kernel-tree.sh, with kmod/ built against it.
+# -s: the guest's CPUs (default 1).
 # Leaves WORKDIR/console.log and WORKDIR/results.txt (the results device, see
 # guest-init.sh); exits as boot-qemu.sh does (124: the guest hung).  One guest per
 # WORKDIR at a time: the caller holds the lock (kernel-lock.sh) while it reads the logs too.
 set -eu
-usage="usage: x86_64-guest.sh [-k ABI -m MODULE.ko] WORKDIR TIME_LIMIT RUN [FILE...] [-- ARGS]"
-abi= ko=
-while getopts k:m: opt; do
+usage="usage: x86_64-guest.sh [-k ABI -m MODULE.ko | -t TREE] [-s CPUS] WORKDIR TIME_LIMIT RUN"
+usage="$usage [FILE...] [-- ARGS]"
+abi= ko= tree= cpus=1
+while getopts k:m:t:s: opt; do
 	case $opt in
 	k) abi=$OPTARG ;;
 	m) ko=$OPTARG ;;
+	t) tree=$OPTARG ;;
+	s) cpus=$OPTARG ;;
 	*) echo "$usage" >&2; exit 2 ;;
 	esac
 done
@@ -32,7 +38,11 @@ done
 mkdir -p "$work"
 rm -f "$work/console.log" "$work/results.log" "$work/results.txt"
 
-if [ -n "$abi" ]; then
+if [ -n "$tree" ]; then
+	VMLINUZ=$tree/arch/x86/boot/bzImage
+	echo "kernel: $VMLINUZ, headers: $tree" >&2
+	ko=$("$here/build-module.sh" "$tree" "$work/kmod-$(basename "$tree")" COPYPERF_SELFTEST=y)
+elif [ -n "$abi" ]; then
 	kernel=$("$here/debian-kernel.sh" "$abi")
 	eval "$kernel"
 	echo "kernel: $VMLINUZ, module: $ko" >&2
@@ -55,7 +65,7 @@ else
 	accel="-accel tcg -cpu max"
 fi
 set +e
-"$here/boot-qemu.sh" -q "qemu-system-x86_64 $accel -m 512 -smp 1 -nodefaults" \
+"$here/boot-qemu.sh" -q "qemu-system-x86_64 $accel -m 512 -smp $cpus -nodefaults" \
 	-k "$VMLINUZ" -i "$work/initramfs.cpio.gz" -c ttyS0 -r ttyS1 -d "$work" -t "$limit" \
 	-a "$*"
 status=$?

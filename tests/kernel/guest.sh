@@ -7,12 +7,7 @@
 # SWEEP_TOTAL (default 256K) is the sweep's --total.
 set -u
 . ./tally.sh
-# check NAME COMMAND...: the command must succeed
-check() {
-	name=$1
-	shift
-	if "$@" >/tmp/out 2>&1; then ok "$name"; else bad "$name: $(tail -n 3 /tmp/out)"; fi
-}
+. ./check.sh
 # usage_error NAME TEXT ARGS...: copyperf exits 2 with one line on stderr containing TEXT
 usage_error() {
 	name=$1 want=$2

@@ -14,7 +14,7 @@ work=$top/build/kernel-test
 
 # watchdog_thresh=1: a walk that holds the CPU for 2 s is reported as a soft lockup.
 "$top/scripts/kernel/x86_64-guest.sh" "$work" 120 "$here/guest.sh" "$1" "$2" \
-	"$top/tests/tally.sh" -- watchdog_thresh=1
+	"$top/tests/tally.sh" "$here/check.sh" -- watchdog_thresh=1
 status=$?
 results=$work/results.txt
 sed '/^==== dmesg/,$d' "$results" 2>/dev/null
