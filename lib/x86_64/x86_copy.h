@@ -62,6 +62,7 @@ struct x86_tuning_report {
 	struct x86_tuning t;
 	enum tuning_origin rep_min_from, rep_max_from, nt_from;
 	size_t l1d, l2, llc_share; /* the cache sizes the defaults came from (bytes, 0: unknown) */
+	size_t llc_per_cpu;        /* the LLC over the CPUs that share it */
 };
 
 /* Derives the thresholds from the machine, then applies the environment's overrides. */
