@@ -4,12 +4,8 @@
 # own dynamic loader and C library (copied beside it).  Prints "N passed, N failed".
 set -u
 . ./tally.sh
+. ./check.sh
 copyperf() { ./ld-linux-x86-64.so.2 --library-path /guest ./copyperf "$@"; }
-check() {
-	name=$1
-	shift
-	if "$@" >/tmp/out 2>&1; then ok "$name"; else bad "$name: $(tail -n 3 /tmp/out)"; fi
-}
 check "insmod the module DKMS built" insmod ./copyperf.ko
 check "/dev/copyperf appears" test -c /dev/copyperf
 copyperf --kernel --list >/tmp/list 2>&1 && grep -q "^copy_from_user " /tmp/list &&

@@ -129,7 +129,7 @@ if [ -n "$ko" ] && [ -n "$abi" ]; then
 	for l in $libs; do files="$files $root$l"; done
 	# shellcheck disable=SC2086
 	"$top/scripts/kernel/x86_64-guest.sh" -k "$abi" -m "$ko" "$work" 120 "$here/guest.sh" \
-		$files "$top/tests/tally.sh"
+		$files "$top/tests/tally.sh" "$top/tests/kernel/check.sh"
 	status=$?
 	sed '/^==== dmesg/,$d' "$work/results.txt" 2>/dev/null
 	. "$top/scripts/kernel/judge-guest.sh"
