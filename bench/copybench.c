@@ -34,6 +34,7 @@
 #include <unistd.h>
 #include "copyperf.h"
 #include "all_cpus.h"
+#include "footprint.h"
 #include "measure/call_list.h"
 #include "measure/workloads.h"
 #include "stats/mann_whitney.h"
@@ -64,14 +65,15 @@ struct contender {
  * The third is the first again: its ratio to the first (an A/A test) is how
  * far two identical copies measure apart, the yardstick for a tie.
  */
-enum { N_CONTENDERS = 3, CONTROL = 2 };
-static struct contender contenders[N_CONTENDERS] = {
+enum { N_CONTENDERS = 3, CONTROL = 2, BOUND = 3, MAX_CONTENDERS = 4 };
+static struct contender contenders[MAX_CONTENDERS] = {
 	{ "memcpy", memcpy },
 	{ "copyperf_memcpy", copyperf_memcpy },
 	{ "memcpy", memcpy },
+	{ "read both buffers", footprint_read },
 };
 /* The memmove mixes' contenders; -c replaces the second of both. */
-static struct contender move_contenders[N_CONTENDERS] = {
+static struct contender move_contenders[MAX_CONTENDERS] = {
 	{ "memmove", memmove },
 	{ "copyperf_memmove", copyperf_memmove },
 	{ "memmove", memmove },
@@ -208,6 +210,7 @@ struct table {
 	int (*report)(unsigned t); /* prints table t's rows and verdicts; 0 if one is not met */
 	const char *mixes;    /* dist: the -d word of its distributions, one row per working set */
 	const char *wsets[2]; /* dist: the -w words (NULL: fewer) */
+	int bound;            /* also time the read of both buffers (footprint.h) */
 };
 
 /* A dist table's rows, made when the program starts: the same in every process. */
@@ -238,31 +241,31 @@ static const struct table tables[] = {
 	  measure_sweep, SEED_BUFFER, 0, SWEEP_BYTES,
 	  SIZES(8, 16, 32, 64, 128, 256, 512, KIB(1), KIB(2), KIB(4), KIB(8), KIB(16), KIB(32),
 		KIB(64)),
-	  report_sweep, NULL, { NULL } },
+	  report_sweep, NULL, { NULL }, 0 },
 	{ "l1", "l1: the same bytes copied again and again (L1-resident)", measure_l1, KIB(16), 0,
-	  L1_BYTES, SIZES(2113, 3000, 4096, 8192, 16384), report_l1, NULL, { NULL } },
+	  L1_BYTES, SIZES(2113, 3000, 4096, 8192, 16384), report_l1, NULL, { NULL }, 0 },
 	{ "large", "large: single copies, caches evicted before each", measure_large, LARGE_MAX,
 	  JUNK_BYTES, 0, SIZES(MIB(8), MIB(16), MIB(32), MIB(64), MIB(128), MIB(256)),
-	  report_large, NULL, { NULL } },
+	  report_large, NULL, { NULL }, 0 },
 	{ "warm", "warm: the same copy again and again (per copy, blocks of 3 after one untimed)",
 	  measure_warm, WARM_MAX, 0, 0, SIZES(MIB(4), MIB(8), MIB(16), MIB(32)), report_warm,
-	  NULL, { NULL } },
+	  NULL, { NULL }, 0 },
 	{ "threads", "threads: every CPU copying its own buffers at once (aggregate GB/s)",
 	  measure_threads, LARGE_MAX, 0, THREADS_BYTES,
 	  SIZES(MIB(1), MIB(2), MIB(4), MIB(8), MIB(16), MIB(32), MIB(64), MIB(128), MIB(256)),
-	  report_threads, NULL, { NULL } },
+	  report_threads, NULL, { NULL }, 1 },
 	{ "dist", "dist: memcpy's call mixes replayed, L1 and L2 working sets (ns per call)",
-	  measure_dist, 0, 0, 0, { 0 }, 0, report_dist, "memcpy", { "l1", "l2" } },
+	  measure_dist, 0, 0, 0, { 0 }, 0, report_dist, "memcpy", { "l1", "l2" }, 0 },
 	{ "dist", "dist: memmove's call mixes replayed, L1 and L2 working sets (ns per call)",
-	  measure_dist, 0, 0, 0, { 0 }, 0, report_dist, "memmove", { "l1", "l2" } },
+	  measure_dist, 0, 0, 0, { 0 }, 0, report_dist, "memmove", { "l1", "l2" }, 0 },
 	{ "dist-llc", "dist-llc: the call mixes, LLC working set (ns per call)", measure_dist, 0,
-	  0, 0, { 0 }, 0, report_far, "memcpy", { "llc", NULL } },
+	  0, 0, { 0 }, 0, report_far, "memcpy", { "llc", NULL }, 0 },
 	{ "dist-llc", "dist-llc: the memmove mixes, LLC working set (ns per call)", measure_dist,
-	  0, 0, 0, { 0 }, 0, report_far, "memmove", { "llc", NULL } },
+	  0, 0, 0, { 0 }, 0, report_far, "memmove", { "llc", NULL }, 0 },
 	{ "dist-cold", "dist-cold: the call mixes, cold working set (ns per call)", measure_dist,
-	  0, 0, 0, { 0 }, 0, report_far, "memcpy", { "cold", NULL } },
+	  0, 0, 0, { 0 }, 0, report_far, "memcpy", { "cold", NULL }, 0 },
 	{ "dist-cold", "dist-cold: the memmove mixes, cold working set (ns per call)",
-	  measure_dist, 0, 0, 0, { 0 }, 0, report_far, "memmove", { "cold", NULL } },
+	  measure_dist, 0, 0, 0, { 0 }, 0, report_far, "memmove", { "cold", NULL }, 0 },
 };
 enum { N_TABLES = sizeof(tables) / sizeof(tables[0]) };
 
@@ -320,24 +323,25 @@ static void load_row(unsigned t, unsigned r, struct call_list *l, struct buffers
 
 /* One size's result in one process: per contender, the median, min and max seconds. */
 struct result {
-	struct summary s[N_CONTENDERS];
+	struct summary s[MAX_CONTENDERS]; /* the bound's is zero where a table has none */
 };
 
 static struct result measure_size(const struct table *t, const struct contender *who,
 				  const struct buffers *b, size_t size)
 {
-	double samples[N_CONTENDERS][MAX_ROUNDS];
-	struct result r;
+	double samples[MAX_CONTENDERS][MAX_ROUNDS];
+	unsigned n = t->bound ? MAX_CONTENDERS : N_CONTENDERS;
+	struct result r = { 0 };
 
-	for (unsigned c = 0; c < N_CONTENDERS; c++)
+	for (unsigned c = 0; c < n; c++)
 		t->measure(who[c].fn, size, b); /* warm-up */
 	for (unsigned i = 0; i < rounds; i++)
-		for (unsigned k = 0; k < N_CONTENDERS; k++) {
-			unsigned c = (i + k) % N_CONTENDERS; /* A B C, B C A, C A B ... */
+		for (unsigned k = 0; k < n; k++) {
+			unsigned c = (i + k) % n; /* A B C, B C A, C A B ... */
 
 			samples[c][i] = t->measure(who[c].fn, size, b);
 		}
-	for (unsigned c = 0; c < N_CONTENDERS; c++)
+	for (unsigned c = 0; c < n; c++)
 		r.s[c] = stats_of(samples[c], rounds);
 	return r;
 }
@@ -387,7 +391,7 @@ static void print_raw(unsigned t, const struct result *r, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		printf("%u %u", t, i);
-		for (unsigned c = 0; c < N_CONTENDERS; c++)
+		for (unsigned c = 0; c < MAX_CONTENDERS; c++)
 			printf(" %a %a %a", r[i].s[c].median, r[i].s[c].min, r[i].s[c].max);
 		printf("\n");
 	}
@@ -399,7 +403,7 @@ static int scan_raw(FILE *in, unsigned *t, unsigned *i, struct result *r)
 	memset(r, 0, sizeof(*r));
 	if (fscanf(in, "%u %u", t, i) != 2)
 		return 0;
-	for (unsigned c = 0; c < N_CONTENDERS; c++)
+	for (unsigned c = 0; c < MAX_CONTENDERS; c++)
 		if (fscanf(in, "%la %la %la", &r->s[c].median, &r->s[c].min, &r->s[c].max) != 3)
 			return 0;
 	return 1;
@@ -469,6 +473,7 @@ struct pooled {
 	struct summary gbs[2]; /* GB/s of each contender (dist: ns per call): median [min, max] */
 	struct summary ratio;  /* over the processes, the C library's time over copyperf's */
 	struct summary control; /* the same for the C library against itself */
+	struct summary bound;   /* the C library's time over reading both buffers (table's bound) */
 	double p;            /* Mann-Whitney p of the ratios against the controls (1: one process) */
 	int below;           /* below 1.00x (see BELOW) */
 };
@@ -477,7 +482,7 @@ static struct pooled pool_size(unsigned t, unsigned i)
 {
 	const struct table *tb = &tables[t];
 	size_t bytes = tb->mixes ? 0 : tb->bytes ? tb->bytes / tb->sizes[i] * tb->sizes[i] : tb->sizes[i];
-	double r[MAX_PROCS], a[MAX_PROCS], med[2][MAX_PROCS];
+	double r[MAX_PROCS], a[MAX_PROCS], o[MAX_PROCS], med[2][MAX_PROCS];
 	struct mann_whitney mw = { 0, 1, true };
 	struct pooled v;
 
@@ -488,6 +493,7 @@ static struct pooled pool_size(unsigned t, unsigned i)
 			med[c][p] = res->s[c].median;
 		r[p] = res->s[0].median / res->s[1].median;
 		a[p] = res->s[0].median / res->s[CONTROL].median;
+		o[p] = tb->bound ? res->s[0].median / res->s[BOUND].median : 0;
 	}
 	for (unsigned c = 0; c < 2; c++) {
 		struct summary sec = procs == 1 ? results[t][i][0].s[c] : stats_of(med[c], procs);
@@ -502,6 +508,7 @@ static struct pooled pool_size(unsigned t, unsigned i)
 	}
 	v.ratio = stats_of(r, procs);
 	v.control = stats_of(a, procs);
+	v.bound = stats_of(o, procs);
 	if (procs > 1)
 		mann_whitney(r, procs, a, procs, &mw);
 	v.p = mw.p;
@@ -543,16 +550,23 @@ static void report_table(unsigned t, struct pooled *out)
 		       " p: Mann-Whitney, ratios against controls; below: ratio median under %.3f\n"
 		       " and under the control's median)\n",
 		       procs, rounds, unit, BELOW);
-	printf("%*s  %26s  %26s  %7s  %13s  %7s  %s\n", width, tb->mixes ? "mix" : "size", who[0].name,
-	       who[1].name, "ratio", "[min  -  max]", "control", "p");
+	if (tb->bound)
+		printf(" bound: the C library's time over that of reading both buffers (no store),\n"
+		       " the most a copy with ordinary stores could gain: it reads its source and\n"
+		       " must read each destination line before writing it\n");
+	printf("%*s  %26s  %26s  %7s  %13s  %7s  %5s%s\n", width, tb->mixes ? "mix" : "size", who[0].name,
+	       who[1].name, "ratio", "[min  -  max]", "control", "p", tb->bound ? "    bound" : "");
 	for (unsigned i = 0; i < n_rows(t); i++) {
 		const struct pooled *v = &out[i];
 
 		printf("%*s", width, row_label(t, i));
 		for (unsigned c = 0; c < 2; c++)
 			printf("  %8.2f [%7.2f-%7.2f]", v->gbs[c].median, v->gbs[c].min, v->gbs[c].max);
-		printf("  %6.3fx  [%.3f-%.3f]  %6.3fx  %.3f%s\n", v->ratio.median, v->ratio.min, v->ratio.max,
-		       v->control.median, v->p, v->below ? "  below" : "");
+		printf("  %6.3fx  [%.3f-%.3f]  %6.3fx  %.3f", v->ratio.median, v->ratio.min, v->ratio.max,
+		       v->control.median, v->p);
+		if (tb->bound)
+			printf("  %6.3fx", v->bound.median);
+		printf("%s\n", v->below ? "  below" : "");
 	}
 }
 
