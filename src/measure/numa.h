@@ -7,6 +7,7 @@
 #define COPYPERF_NUMA_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "options.h"
 
 #define MAX_NUMA_NODES 64
@@ -28,6 +29,15 @@ int numa_check(const struct options *o, char *err, size_t errlen);
 
 /* Places [p, p+len) as o->numa asks, before its pages are touched; 0, or -1 with err. */
 int numa_place(void *p, size_t len, const struct options *o, char *err, size_t errlen);
+
+/*
+ * Where the kernel put [p, p+len) (its pages present): up to NUMA_SAMPLES pages
+ * spread over it are asked for their node (move_pages, which moves nothing when
+ * given no target), and each stands for its share of len in node_bytes[node].
+ * 0, or -1 where the kernel cannot tell (no NUMA in it): node_bytes untouched.
+ */
+#define NUMA_SAMPLES 256
+int numa_where(const void *p, size_t len, uint64_t node_bytes[MAX_NUMA_NODES]);
 
 /* "local", "interleave" or the node's number, for output. */
 void numa_policy_name(const struct options *o, char *buf, size_t len);

@@ -176,8 +176,10 @@ void *pages_map(size_t len, const struct options *o, int fill, struct page_usage
 		return NULL;
 	}
 	memset(p, fill, len); /* every page present: no page fault is ever timed */
-	if (u && page_usage_read(p, &one) == 0)
+	if (u && page_usage_read(p, &one) == 0) {
+		numa_where(p, len, one.node_bytes);
 		page_usage_add(u, &one);
+	}
 	return p;
 }
 
@@ -194,11 +196,36 @@ void page_usage_add(struct page_usage *a, const struct page_usage *b)
 	a->bytes += b->bytes;
 	a->hugetlb_bytes += b->hugetlb_bytes;
 	a->thp_bytes += b->thp_bytes;
+	for (size_t i = 0; i < MAX_NUMA_NODES; i++)
+		a->node_bytes[i] += b->node_bytes[i];
+}
+
+/* "; all on node 1", "; on nodes 0 (1 MiB), 1 (1 MiB)", or nothing where unknown. */
+static void describe_nodes(const struct page_usage *u, char *buf, size_t len)
+{
+	size_t nodes = 0, at = 0, last = 0;
+
+	for (size_t i = 0; i < MAX_NUMA_NODES; i++)
+		if (u->node_bytes[i]) {
+			nodes++;
+			last = i;
+		}
+	buf[0] = '\0';
+	if (nodes == 1)
+		snprintf(buf, len, "; all on node %zu", last);
+	for (size_t i = 0; nodes > 1 && i < MAX_NUMA_NODES && at < len; i++) {
+		char bytes[32];
+
+		if (!u->node_bytes[i])
+			continue;
+		format_size(u->node_bytes[i], bytes, sizeof(bytes));
+		at += (size_t)snprintf(buf + at, len - at, "%s %zu (%s)", at ? "," : "; on nodes", i, bytes);
+	}
 }
 
 void page_usage_describe(const struct page_usage *u, char *buf, size_t len)
 {
-	char page[32], bytes[32], huge[32];
+	char page[32], bytes[32], huge[32], nodes[200];
 
 	format_size(u->page_size, page, sizeof(page));
 	format_size(u->bytes, bytes, sizeof(bytes));
@@ -206,11 +233,13 @@ void page_usage_describe(const struct page_usage *u, char *buf, size_t len)
 		snprintf(buf, len, "page size unknown (no /proc/self/smaps)");
 	} else if (u->hugetlb_bytes) {
 		format_size(u->hugetlb_bytes, huge, sizeof(huge));
-		snprintf(buf, len, "%s pages (hugetlb), %s of %s", page, huge, bytes);
+		describe_nodes(u, nodes, sizeof(nodes));
+		snprintf(buf, len, "%s pages (hugetlb), %s of %s%s", page, huge, bytes, nodes);
 	} else {
 		format_size(u->thp_bytes, huge, sizeof(huge));
-		snprintf(buf, len, "%s pages, %s of %s on transparent huge pages", page,
-			 u->thp_bytes ? huge : "none", bytes);
+		describe_nodes(u, nodes, sizeof(nodes));
+		snprintf(buf, len, "%s pages, %s of %s on transparent huge pages%s", page,
+			 u->thp_bytes ? huge : "none", bytes, nodes);
 	}
 }
 

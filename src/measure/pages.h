@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "numa.h"
 #include "options.h"
 
 /* What the kernel gave a run's buffers, summed over their mappings. */
@@ -17,6 +18,7 @@ struct page_usage {
 	uint64_t page_size;       /* the smallest KernelPageSize seen (0: none read) */
 	uint64_t hugetlb_bytes;   /* on explicit huge pages */
 	uint64_t thp_bytes;       /* on transparent huge pages (AnonHugePages) */
+	uint64_t node_bytes[MAX_NUMA_NODES]; /* on each NUMA node (numa_where); all 0: unknown */
 };
 
 /* The bytes a mapping of len takes on o's pages: explicit huge pages are whole. */
@@ -43,7 +45,10 @@ int pages_check(enum page_mode mode, size_t len, size_t n, char *err, size_t err
 /* Adds b into a. */
 void page_usage_add(struct page_usage *a, const struct page_usage *b);
 
-/* "2 MiB pages (hugetlb), all 4 MiB" or "4 KiB pages, 2 of 2.1 MiB on transparent huge pages". */
+/*
+ * "2 MiB pages (hugetlb), 4 MiB of 4 MiB" or "4 KiB pages, 2 MiB of 2.1 MiB on
+ * transparent huge pages", then where known "; all on node 1" or "; on nodes 0 (1 MiB), 1 (1 MiB)".
+ */
 void page_usage_describe(const struct page_usage *u, char *buf, size_t len);
 
 const char *page_mode_name(enum page_mode m);

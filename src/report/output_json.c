@@ -108,6 +108,14 @@ static void pages(FILE *f, const struct report *r)
 			   "\"transparent_huge_bytes\":%llu",
 			(unsigned long long)u->page_size, (unsigned long long)u->bytes,
 			(unsigned long long)u->hugetlb_bytes, (unsigned long long)u->thp_bytes);
+	if (u) { /* where the kernel put them: [] when it cannot tell */
+		fputs(",\"nodes\":[", f);
+		for (size_t i = 0, k = 0; i < MAX_NUMA_NODES; i++)
+			if (u->node_bytes[i])
+				fprintf(f, "%s{\"node\":%zu,\"bytes\":%llu}", k++ ? "," : "", i,
+					(unsigned long long)u->node_bytes[i]);
+		fputc(']', f);
+	}
 	fputs("},\"numa\":", f);
 	numa_policy_name(r->o, numa, sizeof(numa));
 	if (r->o->numa)

@@ -292,8 +292,16 @@ pages_json() { # FILE KEY: the config's pages.KEY
 "$cp" -q -c hot -s 4K -t 256K -n 1 -r memcpy -j 2 --pages 4k -f json -o "$tmp/p4.json" &&
 	[ "$(pages_json "$tmp/p4.json" page_size)" -eq 4096 ] && [ "$(pages_json "$tmp/p4.json" transparent_huge_bytes)" -eq 0 ] &&
 	[ "$(pages_json "$tmp/p4.json" bytes)" -eq $((4 * 73728)) ] && ok || bad "--pages 4k: $(head -c 1500 "$tmp/p4.json")"
+# Where the kernel put them (move_pages): every byte on a node the machine block lists.
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+p, nodes = d["config"]["pages"], [n["node"] for n in d["machine"]["numa_nodes"]]
+assert p["nodes"] and sum(n["bytes"] for n in p["nodes"]) == p["bytes"], p
+assert all(n["node"] in nodes for n in p["nodes"]), (p, nodes)
+assert len(nodes) > 1 or p["nodes"] == [{"node": nodes[0], "bytes": p["bytes"]}], (p, nodes)' "$tmp/p4.json" 2>"$tmp/err" &&
+	ok || bad "--pages 4k: where the buffers are: $(tail -n 1 "$tmp/err")"
 "$cp" -q -c hot -s 4K -t 256K -n 1 -r memcpy -j 2 --pages thp >"$tmp/thp" &&
-	grep -q 'yes$' "$tmp/thp" && grep -q '^buffers: 4 KiB pages, .* on transparent huge pages (asked: --pages thp)$' "$tmp/thp" &&
+	grep -q 'yes$' "$tmp/thp" && grep -Eq '^buffers: 4 KiB pages, .* on transparent huge pages(; all on node [0-9]+)? \(asked: --pages thp\)$' "$tmp/thp" &&
 	ok || bad "--pages thp table: $(cat "$tmp/thp")"
 "$cp" -q -c hot -s 4K -t 256K -n 1 -r memcpy -j 2 --pages thp -f json -o "$tmp/thp.json"
 thp=$(pages_json "$tmp/thp.json" transparent_huge_bytes)

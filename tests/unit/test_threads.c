@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* -j's pure parts: the CPU order, CPU lists, the thread counts; --pages' smaps reading. */
+/* -j's pure parts: the CPU order, CPU lists, the thread counts; --pages' smaps reading; where the buffers are. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -179,6 +179,46 @@ static void test_smaps(void **state)
 	assert_int_equal(page_usage_parse(smaps, 0x55d0c0021000, &u), -1);
 }
 
+/* Where the buffers are, as numa_where counts it: summed over mappings, named in the line. */
+static void test_nodes_described(void **state)
+{
+	struct page_usage a = { .bytes = 2u << 20, .page_size = 4096 }, b = a, sum = { 0 };
+	char line[200];
+
+	(void)state;
+	a.node_bytes[1] = 2u << 20;
+	page_usage_add(&sum, &a);
+	page_usage_describe(&sum, line, sizeof(line));
+	assert_string_equal(line, "4 KiB pages, none of 2 MiB on transparent huge pages; all on node 1");
+	b.node_bytes[0] = 1u << 20;
+	b.node_bytes[3] = 1u << 20;
+	page_usage_add(&sum, &b);
+	assert_int_equal(sum.node_bytes[1], 2u << 20);
+	page_usage_describe(&sum, line, sizeof(line));
+	assert_string_equal(line, "4 KiB pages, none of 4 MiB on transparent huge pages; "
+				  "on nodes 0 (1 MiB), 1 (2 MiB), 3 (1 MiB)");
+	/* this process's own memory, on a node the machine has */
+	{
+		struct numa_node nodes[MAX_NUMA_NODES];
+		size_t n = numa_nodes_read(nodes, MAX_NUMA_NODES), total = 0;
+		uint64_t where[MAX_NUMA_NODES] = { 0 };
+		static char mine[64 << 10];
+
+		memset(mine, 1, sizeof(mine));
+		assert_true(n > 0);
+		assert_int_equal(numa_where(mine, sizeof(mine), where), 0);
+		for (size_t i = 0; i < MAX_NUMA_NODES; i++) {
+			int listed = 0;
+
+			for (size_t k = 0; k < n; k++)
+				listed |= nodes[k].id == (int)i;
+			assert_true(where[i] == 0 || listed);
+			total += where[i];
+		}
+		assert_int_equal(total, sizeof(mine));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_thread_counts),
 		cmocka_unit_test(test_threads_option),
 		cmocka_unit_test(test_smaps),
+		cmocka_unit_test(test_nodes_described),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
