@@ -69,7 +69,7 @@ BENCH_ARGS ?=
 
 $(BUILD)/bench/copybench.o $(BUILD)/bench/all_cpus.o: ALL_CFLAGS += -Isrc
 # The dist tables replay the command's call lists: its reader, drawing and working sets.
-COPYBENCH_OBJ := $(BUILD)/bench/all_cpus.o $(BUILD)/bench/footprint.o $(addprefix $(BUILD)/src/,stats/mann_whitney.o stats/stats.o sizes.o measure/cpu_order.o \
+COPYBENCH_OBJ := $(BUILD)/bench/all_cpus.o $(BUILD)/bench/footprint.o $(addprefix $(BUILD)/src/,stats/mann_whitney.o stats/stats.o xalloc.o sizes.o measure/cpu_order.o \
 	measure/call_list.o measure/distribution.o measure/workloads.o measure/cache.o)
 $(COPYBENCH): $(BUILD)/bench/copybench.o $(COPYBENCH_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -77,7 +77,7 @@ $(COPYBENCH): $(BUILD)/bench/copybench.o $(COPYBENCH_OBJ) $(LIB_A)
 # What masked moves cost on this CPU (BENCHMARKS.md, "Call mixes"); x86-64 with AVX-512 only.
 MASKED_OPS := $(BUILD)/bench/masked_ops
 $(BUILD)/bench/masked_ops.o: ALL_CFLAGS += -Isrc
-$(MASKED_OPS): $(BUILD)/bench/masked_ops.o $(BUILD)/src/stats/stats.o $(LIB_A)
+$(MASKED_OPS): $(BUILD)/bench/masked_ops.o $(BUILD)/src/stats/stats.o $(BUILD)/src/xalloc.o $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 .PHONY: bench-masked
@@ -95,7 +95,7 @@ RECORD_COST := $(BUILD)/bench/record_cost
 RECORD_COST_ARGS ?= -p 15 -l
 
 $(BUILD)/bench/record_cost.o: ALL_CFLAGS += -Isrc
-$(RECORD_COST): $(BUILD)/bench/record_cost.o $(BUILD)/src/stats/stats.o
+$(RECORD_COST): $(BUILD)/bench/record_cost.o $(BUILD)/src/stats/stats.o $(BUILD)/src/xalloc.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 .PHONY: bench-record

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 /* The temporary files that exist, for atomic_file_remove_temps: -o and --plot at most. */
 #define MAX_TEMPS 4
 static char *volatile temps[MAX_TEMPS];
+static bool cleanup_registered;
 
 static void temps_set(const char *old, char *now)
 {
@@ -79,6 +81,8 @@ static int open_temp(struct atomic_file *a, const struct stat *old, char *err, s
 		return fail(a, err, errlen, "%s", strerror(errno));
 	}
 	temps_set(NULL, a->temp);
+	if (!cleanup_registered) /* exit() before the rename (out of memory, say) leaves none behind */
+		cleanup_registered = atexit(atomic_file_remove_temps) == 0;
 	if (old && fchown(fd, old->st_uid, old->st_gid) && errno != EPERM) {
 		close(fd);
 		return fail(a, err, errlen, "%s", strerror(errno));

@@ -37,7 +37,10 @@ int atomic_file_commit(struct atomic_file *a, char *err, size_t errlen);
 /* Closes a without replacing anything: the temporary file is removed. */
 void atomic_file_discard(struct atomic_file *a);
 
-/* Removes every temporary file still open; async-signal-safe, for a fatal signal's handler. */
+/*
+ * Removes every temporary file still open; async-signal-safe, for a fatal
+ * signal's handler, and run at exit.
+ */
 void atomic_file_remove_temps(void);
 
 #endif

@@ -10,6 +10,7 @@
 #include "output.h"
 #include "results_file.h"
 #include "stats/stats.h"
+#include "xalloc.h"
 
 #define EXIT_USAGE 2
 
@@ -37,9 +38,7 @@ static struct routine_ratios *ratios_for(struct routine_ratios *g, size_t *ng,
 	for (size_t i = 0; i < *ng; i++)
 		if (row_same_routine(g[i].first, row))
 			return &g[i];
-	g[*ng] = (struct routine_ratios){ row, calloc(cap, sizeof(double)), 0 };
-	if (!g[*ng].ratios)
-		abort();
+	g[*ng] = (struct routine_ratios){ row, xcalloc(cap, sizeof(double), "the comparison"), 0 };
 	return &g[(*ng)++];
 }
 
@@ -76,13 +75,11 @@ static void side_free(struct side *d)
 
 static int side_read(struct side *d, const char *list, char *why, size_t whylen)
 {
-	char *copy = strdup(list), *cursor = copy, *path;
+	char *copy = xstrdup(list, "the list of files"), *cursor = copy, *path;
 	int failed = 0;
 
 	memset(d, 0, sizeof(*d));
-	d->files = calloc(strlen(list) + 1, sizeof(*d->files));
-	if (!copy || !d->files)
-		abort();
+	d->files = xcalloc(strlen(list) + 1, sizeof(*d->files), "the list of files");
 	while (!failed && (path = strsep(&cursor, ",")) != NULL) {
 		/* the set's source names the file: keep it in the original list, not the copy */
 		const char *name = list + (path - copy);
@@ -165,10 +162,9 @@ static void judge(const struct result_row *a, const struct result_row *b, double
 {
 	size_t na = by_runs(a, b) ? a->n_runs : a->n_samples;
 	size_t nb = by_runs(a, b) ? b->n_runs : b->n_samples;
-	double *sa = calloc(a->n_samples + b->n_samples, sizeof(double)), *sb = sa + a->n_samples;
+	double *sa = xcalloc(a->n_samples + b->n_samples, sizeof(double), "the comparison");
+	double *sb = sa + a->n_samples;
 
-	if (!sa)
-		abort();
 	row_speeds(a, sa);
 	row_speeds(b, sb);
 	summarize(sa, a->n_samples, &v->a);
@@ -243,15 +239,13 @@ static void key_columns(const struct result_row *r, bool threads)
 static size_t compare_sets(const struct result_set *a, const struct result_set *b,
 			   double threshold)
 {
-	struct routine_ratios *groups = calloc(a->n + 1, sizeof(*groups));
+	struct routine_ratios *groups = xcalloc(a->n + 1, sizeof(*groups), "the comparison");
 	size_t n_groups = 0, regressions = 0, only_a = 0, skipped = 0, approx = 0, compared = 0;
 	size_t on_repeats = 0; /* points of pooled sides that one run of a side lacked */
 	double floor = 1 - threshold / 100;
 	bool replay = result_set_is_replay(a) || result_set_is_replay(b);
 	bool threads = threaded(a) || threaded(b);
 
-	if (!groups)
-		abort();
 	describe("A", a);
 	describe("B", b);
 	if (strcmp(a->cache, b->cache) || a->total != b->total || a->buffer != b->buffer ||

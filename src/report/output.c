@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include "output.h"
 #include "stats/stats.h"
+#include "xalloc.h"
 
 int output_write(FILE *f, const struct report *r)
 {
@@ -28,10 +29,8 @@ void point_thread_speeds(const struct point_result *p, double *speeds, double *s
 			 double *fastest)
 {
 	double bytes = (double)p->total / point_threads(p);
-	double *own = calloc(p->repeats + 1, sizeof(*own));
+	double *own = xcalloc(p->repeats + 1, sizeof(*own), "the threads' speeds");
 
-	if (!own)
-		abort();
 	*slowest = *fastest = 0;
 	for (unsigned t = 0; t < p->threads; t++) {
 		for (unsigned k = 0; k < p->repeats; k++)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output.h"
+#include "xalloc.h"
 
 static void csv_field(FILE *f, const char *s)
 {
@@ -48,10 +49,9 @@ static void counter_fields(FILE *f, const struct point_result *p, bool replay)
 /* -j: the threads, their CPUs and speeds (per thread joined by ';'); empty speeds when FAILED. */
 static void thread_fields(FILE *f, const struct point_result *p, const int *cpus)
 {
-	double *speeds = calloc(p->threads + 1, sizeof(*speeds)), slowest, fastest;
+	double *speeds = xcalloc(p->threads + 1, sizeof(*speeds), "the threads' speeds");
+	double slowest, fastest;
 
-	if (!speeds)
-		abort();
 	fprintf(f, ",%u,", p->threads);
 	for (unsigned t = 0; t < p->threads; t++)
 		fprintf(f, "%s%d", t ? ";" : "", cpus[t]);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "measure/numa.h"
 #include "output.h"
+#include "xalloc.h"
 
 static void json_string(FILE *f, const char *s)
 {
@@ -219,10 +220,9 @@ static void result_key(FILE *f, const struct point_result *p)
 /* Each thread's median speed, its samples, and the slowest and fastest thread's speed. */
 static void thread_figures(FILE *f, const struct point_result *p, const int *cpus)
 {
-	double *speeds = calloc(p->threads + 1, sizeof(*speeds)), slowest, fastest;
+	double *speeds = xcalloc(p->threads + 1, sizeof(*speeds), "the threads' speeds");
+	double slowest, fastest;
 
-	if (!speeds)
-		abort();
 	point_thread_speeds(p, speeds, &slowest, &fastest);
 	fputs(",\"cpus\":", f);
 	json_ints(f, cpus, p->threads);

@@ -3,6 +3,7 @@
 #include "measure/numa.h"
 #include "output.h"
 #include "sizes.h"
+#include "xalloc.h"
 
 static const char *space(const struct report *r)
 {
@@ -54,10 +55,9 @@ static void thread_heads(FILE *f, bool threaded, bool at_end)
 
 static void thread_columns(FILE *f, const struct point_result *p)
 {
-	double *speeds = calloc(p->threads + 1, sizeof(*speeds)), slowest, fastest;
+	double *speeds = xcalloc(p->threads + 1, sizeof(*speeds), "the threads' speeds");
+	double slowest, fastest;
 
-	if (!speeds)
-		abort();
 	point_thread_speeds(p, speeds, &slowest, &fastest);
 	fprintf(f, " %12.1f %12.1f", slowest / BYTES_PER_MB, fastest / BYTES_PER_MB);
 	free(speeds);

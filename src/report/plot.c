@@ -15,6 +15,7 @@
 #include "plot.h"
 #include "sizes.h"
 #include "stats/stats.h"
+#include "xalloc.h"
 
 #define EXIT_USAGE 2
 
@@ -216,10 +217,8 @@ static bool several_thread_counts(const struct result_set *sets, size_t n_sets)
 /* The median, min and max speed of a row's samples (see row_speeds). */
 static void row_summary(const struct result_row *row, struct summary *sum)
 {
-	double *v = calloc(row->n_samples, sizeof(*v));
+	double *v = xcalloc(row->n_samples, sizeof(*v), "the plot");
 
-	if (!v)
-		abort();
 	row_speeds(row, v);
 	summarize(v, row->n_samples, sum);
 	free(v);
@@ -241,9 +240,7 @@ static void categories_collect(struct categories *c, const struct result_set *se
 	for (size_t s = 0; s < n_sets; s++)
 		cap += sets[s].n;
 	c->n = 0;
-	c->rows = calloc(cap, sizeof(*c->rows));
-	if (!c->rows)
-		abort();
+	c->rows = xcalloc(cap, sizeof(*c->rows), "the plot");
 	for (size_t s = 0; s < n_sets; s++)
 		for (size_t i = 0; i < sets[s].n; i++) {
 			const struct result_row *r = &sets[s].rows[i];
@@ -308,10 +305,8 @@ static size_t lines(FILE *f, FILE *plot, const struct result_set *sets, size_t n
 	size_t block = 0;
 
 	for (size_t s = 0; s < n_sets; s++) {
-		const struct result_row **rows = calloc(sets[s].n + 1, sizeof(*rows));
+		const struct result_row **rows = xcalloc(sets[s].n + 1, sizeof(*rows), "the plot");
 
-		if (!rows)
-			abort();
 		for (size_t i = 0; i < sets[s].n; i++) {
 			const struct result_row *r = &sets[s].rows[i];
 			char label[512], chunk[48] = "";
@@ -442,7 +437,7 @@ static void script(FILE *f, const struct result_set *sets, size_t n_sets, const 
 	title(f, &sets[0], replay);
 	plot = open_memstream(&command, &len);
 	if (!plot)
-		abort();
+		out_of_memory("the plot");
 	n = lines(f, plot, sets, n_sets, replay ? &c : NULL, x_threads);
 	free(c.rows);
 	fclose(plot);
@@ -578,9 +573,7 @@ int plot_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	interrupt_catch();
-	sets = calloc((size_t)n, sizeof(*sets));
-	if (!sets)
-		abort();
+	sets = xcalloc((size_t)n, sizeof(*sets), "the results files");
 	for (int i = 0; i < n && !status; i++)
 		if (result_set_read(&sets[i], argv[optind + i], why, sizeof(why)) ||
 		    result_kinds_add(&kinds, &sets[i], why, sizeof(why))) {

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "mann_whitney.h"
 #include "stats.h"
+#include "xalloc.h"
 
 /*
  * Under the null hypothesis, without ties, every one of the C(m+n, m)
@@ -15,10 +16,8 @@
 static double *u_counts(size_t m, size_t n)
 {
 	size_t top = m * n;
-	double *c = calloc(top + 1, sizeof(*c));
+	double *c = xcalloc(top + 1, sizeof(*c), "a rank test");
 
-	if (!c)
-		abort();
 	c[0] = 1;
 	for (size_t k = 1; k <= m; k++) {
 		/* multiply by (1 - q^(n+k)), highest degree first so c[] is read before written */
@@ -52,10 +51,8 @@ static double exact_p(double u, size_t m, size_t n)
 static double tie_term(const double *a, size_t na, const double *b, size_t nb)
 {
 	size_t n = na + nb;
-	double *all = malloc(n * sizeof(*all)), sum = 0;
+	double *all = xcalloc(n, sizeof(*all), "a rank test"), sum = 0;
 
-	if (!all)
-		abort();
 	memcpy(all, a, na * sizeof(*a));
 	memcpy(all + na, b, nb * sizeof(*b));
 	qsort(all, n, sizeof(*all), compare_doubles);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "stats.h"
+#include "xalloc.h"
 
 int compare_doubles(const void *a, const void *b)
 {
@@ -25,11 +26,9 @@ static double median_in(const double *samples, size_t n, double *sorted)
 
 double median_of(const double *samples, size_t n)
 {
-	double stack[64], *sorted = n <= 64 ? stack : malloc(n * sizeof(*sorted));
+	double stack[64], *sorted = n <= 64 ? stack : xcalloc(n, sizeof(*sorted), "a median");
 	double m;
 
-	if (!sorted)
-		abort();
 	m = median_in(samples, n, sorted);
 	if (sorted != stack)
 		free(sorted);

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "xalloc.h"
+
+void out_of_memory(const char *what)
+{
+	fprintf(stderr, "copyperf: out of memory for %s\n", what);
+	exit(2);
+}
+
+void *xcalloc(size_t n, size_t size, const char *what)
+{
+	/* one more than asked: calloc(0) may return NULL and mean no failure */
+	void *p = calloc(n + 1, size ? size : 1);
+
+	if (p == NULL)
+		out_of_memory(what);
+	return p;
+}
+
+char *xstrdup(const char *s, const char *what)
+{
+	size_t len = strlen(s) + 1;
+
+	return memcpy(xcalloc(len, 1, what), s, len);
+}
