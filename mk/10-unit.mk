@@ -15,9 +15,15 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $(CMD_OBJ) $(LIB_A)
 $(COPYPERF_BROKEN): $(MAIN_OBJ) $(BUILD)/tests/broken_routine.o $(CMD_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# A preloaded malloc that fails the Nth allocation: test-cli fails each in turn.
+FAIL_ALLOC := $(BUILD)/tests/fail_alloc.so
+$(FAIL_ALLOC): tests/cli/fail_alloc.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -shared -fPIC -o $@ $<
+
 .PHONY: test-unit test-cli
 test-unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do $$t; done
 
-test-cli: $(COPYPERF) $(COPYPERF_BROKEN)
-	@tests/cli/run.sh $(COPYPERF) $(COPYPERF_BROKEN)
+test-cli: $(COPYPERF) $(COPYPERF_BROKEN) $(FAIL_ALLOC)
+	@tests/cli/run.sh $(COPYPERF) $(COPYPERF_BROKEN) $(FAIL_ALLOC)

@@ -10,6 +10,7 @@
 #include "options.h"
 #include "sizes.h"
 #include "measure/workloads.h"
+#include "xalloc.h"
 
 #define DEFAULT_TOTAL (32ull << 20)
 #define DEFAULT_BUFFER (64ull << 10)
@@ -210,7 +211,7 @@ static int parse_words(const char *opt, const char *arg, char ***words, size_t *
 			free(copy);
 			return fail(err, errlen, "%s: empty name in '%s'", opt, arg);
 		}
-		(*words)[(*n)++] = strdup(word);
+		(*words)[(*n)++] = xstrdup(word, opt);
 	}
 	free(copy);
 	return 0;

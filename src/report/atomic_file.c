@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "atomic_file.h"
+#include "xalloc.h"
 
 /* The temporary files that exist, for atomic_file_remove_temps: -o and --plot at most. */
 #define MAX_TEMPS 4
@@ -37,6 +38,10 @@ static int fail(struct atomic_file *a, char *err, size_t errlen, const char *fmt
 	size_t n;
 	va_list ap;
 
+	if (saved == ENOMEM) { /* as every other allocation that fails: one line, exit 2 */
+		atomic_file_discard(a);
+		out_of_memory("writing the output file");
+	}
 	n = (size_t)snprintf(err, errlen, "cannot write '%s': ", a->target);
 	if (n < errlen) {
 		va_start(ap, fmt);
@@ -63,17 +68,14 @@ static mode_t new_file_mode(void)
  */
 static int open_temp(struct atomic_file *a, const struct stat *old, char *err, size_t errlen)
 {
-	char *dir = strdup(a->final), *base = strdup(a->final);
-	int fd, failed;
+	char *dir = xstrdup(a->final, "the output file's name");
+	char *base = xstrdup(a->final, "the output file's name");
+	int fd;
 
-	failed = !dir || !base ||
-		 asprintf(&a->temp, "%s/.%s.XXXXXX", dirname(dir), basename(base)) < 0;
+	if (asprintf(&a->temp, "%s/.%s.XXXXXX", dirname(dir), basename(base)) < 0)
+		out_of_memory("the output file's name");
 	free(dir);
 	free(base);
-	if (failed) {
-		a->temp = NULL;
-		return fail(a, err, errlen, "out of memory");
-	}
 	fd = mkostemp(a->temp, O_CLOEXEC);
 	if (fd < 0) {
 		free(a->temp);
@@ -112,10 +114,12 @@ int atomic_file_open(struct atomic_file *a, const char *target, char *err, size_
 	if (a->final)
 		return stat(a->final, &st) ? fail(a, err, errlen, "%s", strerror(errno))
 					   : open_temp(a, &st, err, errlen);
+	if (errno == ENOMEM)
+		out_of_memory("the output file's name");
 	if (errno != ENOENT)
 		return fail(a, err, errlen, "%s", strerror(errno));
-	a->final = strdup(target);
-	return a->final ? open_temp(a, NULL, err, errlen) : fail(a, err, errlen, "out of memory");
+	a->final = xstrdup(target, "the output file's name");
+	return open_temp(a, NULL, err, errlen);
 }
 
 /* The directory entry too, so the rename survives a crash. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json_read.h"
+#include "xalloc.h"
 
 /* Deeper nesting than any results file needs; it bounds the recursion. */
 #define MAX_DEPTH 64
@@ -178,9 +179,7 @@ static int string(struct parser *ps, char **out)
 		ps->p += *ps->p == '\\' && ps->p + 1 < ps->end ? 2 : 1;
 	if (ps->p >= ps->end)
 		return fail(ps, "unterminated string");
-	o = malloc((size_t)(ps->p - from) + 1);
-	if (!o)
-		return fail(ps, "out of memory");
+	o = xcalloc((size_t)(ps->p - from) + 1, 1, "reading a results file");
 	for (ps->p = from; *ps->p != '"';) {
 		unsigned char c = (unsigned char)*ps->p++;
 		const char *simple = "\"\"\\\\//b\bf\fn\nr\rt\t", *s;
@@ -220,7 +219,7 @@ static int string(struct parser *ps, char **out)
 static int value(struct parser *ps, struct json *v, int depth);
 
 /* Appends one member; the arrays grow by doubling. */
-static struct json *grow(struct parser *ps, struct json *v, size_t *cap)
+static struct json *grow(struct json *v, size_t *cap)
 {
 	if (v->n == *cap) {
 		size_t c = *cap ? 2 * *cap : 8;
@@ -231,10 +230,8 @@ static struct json *grow(struct parser *ps, struct json *v, size_t *cap)
 			v->items = items;
 		if (keys)
 			v->keys = keys;
-		if (!items || (v->type == JSON_OBJECT && !keys)) {
-			fail(ps, "out of memory");
-			return NULL;
-		}
+		if (!items || (v->type == JSON_OBJECT && !keys))
+			out_of_memory("reading a results file");
 		*cap = c;
 	}
 	memset(&v->items[v->n], 0, sizeof(v->items[0]));
@@ -269,7 +266,7 @@ static int container(struct parser *ps, struct json *v, int depth, char close)
 		return 0;
 	}
 	for (;;) {
-		struct json *m = grow(ps, v, &cap);
+		struct json *m = grow(v, &cap);
 
 		if (!m)
 			return -1;
@@ -333,12 +330,8 @@ static void free_members(struct json *v)
 struct json *json_parse(const char *text, size_t len, char *why, size_t whylen)
 {
 	struct parser ps = { text, text + len, text, why, whylen, 0 };
-	struct json *v = calloc(1, sizeof(*v));
+	struct json *v = xcalloc(1, sizeof(*v), "reading a results file");
 
-	if (!v) {
-		snprintf(why, whylen, "out of memory");
-		return NULL;
-	}
 	if (value(&ps, v, 0) == 0) {
 		skip_space(&ps);
 		if (ps.p < ps.end)

@@ -47,13 +47,11 @@ static const char *terminal_for(const char *path)
 static char *find_gnuplot(void)
 {
 	const char *path = getenv("PATH");
-	char *copy = strdup(path ? path : "/usr/bin:/bin"), *cursor = copy, *dir;
+	char *copy = xstrdup(path ? path : "/usr/bin:/bin", "finding gnuplot"), *cursor = copy, *dir;
 
-	while (copy && (dir = strsep(&cursor, ":")) != NULL) {
-		char *full = malloc(strlen(dir) + sizeof("/gnuplot") + 1);
+	while ((dir = strsep(&cursor, ":")) != NULL) {
+		char *full = xcalloc(strlen(dir) + sizeof("/gnuplot") + 1, 1, "finding gnuplot");
 
-		if (!full)
-			break;
 		sprintf(full, "%s/gnuplot", *dir ? dir : ".");
 		if (access(full, X_OK) == 0) {
 			free(copy);
@@ -440,7 +438,8 @@ static void script(FILE *f, const struct result_set *sets, size_t n_sets, const 
 		out_of_memory("the plot");
 	n = lines(f, plot, sets, n_sets, replay ? &c : NULL, x_threads);
 	free(c.rows);
-	fclose(plot);
+	if (fclose(plot) || !command)
+		out_of_memory("the plot");
 	if (n)
 		fprintf(f, "%s\n", command);
 	free(command);
@@ -460,15 +459,23 @@ static int any_verified(const struct result_set *sets, size_t n_sets)
 static int run_gnuplot(const struct result_set *sets, size_t n_sets, const char *path,
 		       const char *output, char *why, size_t whylen)
 {
-	char *gnuplot;
+	char *gnuplot, *text = NULL;
+	size_t len = 0;
 	int fds[2], status;
 	pid_t pid;
-	FILE *f;
+	FILE *f = open_memstream(&text, &len);
 	void (*sigpipe)(int);
 
+	/* The whole script first: out of memory then ends the run before gnuplot has started. */
+	if (!f)
+		out_of_memory("the plot");
+	script(f, sets, n_sets, path, output);
+	if (fclose(f) || !text)
+		out_of_memory("the plot");
 	gnuplot = find_gnuplot();
 	if (!gnuplot || pipe(fds)) {
 		free(gnuplot);
+		free(text);
 		snprintf(why, whylen, "plot: cannot start gnuplot: %s", strerror(errno));
 		return -1;
 	}
@@ -484,16 +491,22 @@ static int run_gnuplot(const struct result_set *sets, size_t n_sets, const char 
 	free(gnuplot);
 	close(fds[0]);
 	if (pid < 0 || !(f = fdopen(fds[1], "w"))) {
+		int saved = errno;
+
 		snprintf(why, whylen, "plot: cannot start gnuplot: %s", strerror(errno));
 		close(fds[1]);
 		if (pid > 0)
-			waitpid(pid, NULL, 0);
+			waitpid(pid, NULL, 0); /* gone before its output file is removed */
+		free(text);
+		if (saved == ENOMEM)
+			out_of_memory("the plot");
 		return -1;
 	}
 	/* A gnuplot that dies early must be reported below, not kill us with SIGPIPE. */
 	sigpipe = signal(SIGPIPE, SIG_IGN);
-	script(f, sets, n_sets, path, output);
+	fwrite(text, 1, len, f);
 	fclose(f);
+	free(text);
 	signal(SIGPIPE, sigpipe);
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		snprintf(why, whylen, "plot: gnuplot failed writing '%s' (its messages are above)",

@@ -8,6 +8,7 @@
 #include "output.h"
 #include "results_file.h"
 #include "stats/stats.h"
+#include "xalloc.h"
 
 /* Results files are a few hundred KiB; anything far larger is not one. */
 #define MAX_FILE (256u << 20)
@@ -24,12 +25,15 @@ static char *slurp(const char *path, size_t *len, char *why, size_t whylen)
 	}
 	for (;;) {
 		if (n == cap) {
-			char *b = cap < MAX_FILE ? realloc(buf, cap = cap ? 2 * cap : 65536) : NULL;
+			char *b;
 
-			if (!b) {
+			if (cap >= MAX_FILE) {
 				snprintf(why, whylen, "'%s' is too large for a results file", path);
 				break;
 			}
+			b = realloc(buf, cap = cap ? 2 * cap : 65536);
+			if (!b)
+				out_of_memory("reading a results file");
 			buf = b;
 		}
 		n += fread(buf + n, 1, cap - n, f);

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Command-line tests of copyperf: what a user types, and what a user must get back.
-# usage: run.sh COPYPERF COPYPERF_WITH_BROKEN_ROUTINES
+# usage: run.sh COPYPERF COPYPERF_WITH_BROKEN_ROUTINES [FAIL_ALLOC_SHIM]
 set -u
 cp=$1
 broken=$2
+fail_alloc=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../tally.sh"
@@ -353,5 +354,6 @@ for where in local interleave 0; do
 done
 . "$(dirname "$0")/atomic_output.sh"
 . "$(dirname "$0")/memory.sh"
+. "$(dirname "$0")/alloc_failures.sh"
 
 tally cli
