@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,21 +6,19 @@
 #include <sys/mman.h>
 #include "all_cpus.h"
 #include "measure/cpu_order.h"
+#include "measure/pinned_pool.h"
 #include "measure/timing.h"
 
 struct worker {
-	struct all_cpus *pool;
-	pthread_t thread;
 	unsigned char *src, *dst;
 	uint64_t start, end; /* ns, of the last copy run */
-	int ok;              /* its buffers are mapped */
 };
 
 struct all_cpus {
-	unsigned n;
+	struct pinned_pool pool;
+	int cpus[CPU_SETSIZE];
 	size_t buffer;
-	pthread_barrier_t go, done;
-	all_cpus_copy_fn fn; /* what the next release runs; NULL: quit */
+	all_cpus_copy_fn fn; /* what the next release runs */
 	size_t size, bytes;
 	struct worker w[];
 };
@@ -36,36 +33,44 @@ static void *map_touched(size_t len)
 	return p;
 }
 
-static void *work(void *arg)
+static int open_buffers(void *ctx, unsigned i, char *why, size_t whylen)
 {
-	struct worker *w = arg;
-	struct all_cpus *p = w->pool;
+	struct all_cpus *p = ctx;
+	struct worker *w = &p->w[i];
 
 	w->src = map_touched(p->buffer);
 	w->dst = map_touched(p->buffer);
-	w->ok = w->src && w->dst;
-	pthread_barrier_wait(&p->done); /* ready */
-	for (;;) {
-		all_cpus_copy_fn volatile call;
-		size_t count;
+	if (w->src && w->dst)
+		return 0;
+	snprintf(why, whylen, "copybench: cannot map 2 x %zu bytes on CPU %d", p->buffer, p->cpus[i]);
+	return -1;
+}
 
-		pthread_barrier_wait(&p->go);
-		if (p->fn == NULL)
-			break;
-		call = p->fn;
-		count = p->bytes / p->size;
-		w->start = now_ns();
-		for (size_t i = 0; i < count; i++)
-			call(w->dst, w->src, p->size);
-		w->end = now_ns();
-		pthread_barrier_wait(&p->done);
-	}
+static void copy_again_and_again(void *ctx, unsigned i)
+{
+	struct all_cpus *p = ctx;
+	struct worker *w = &p->w[i];
+	all_cpus_copy_fn volatile call = p->fn;
+	size_t count = p->bytes / p->size;
+
+	w->start = now_ns();
+	for (size_t k = 0; k < count; k++)
+		call(w->dst, w->src, p->size);
+	w->end = now_ns();
+}
+
+static void close_buffers(void *ctx, unsigned i)
+{
+	struct all_cpus *p = ctx;
+	struct worker *w = &p->w[i];
+
 	if (w->src)
 		munmap(w->src, p->buffer);
 	if (w->dst)
 		munmap(w->dst, p->buffer);
-	return NULL;
 }
+
+static const struct pinned_pool_ops buffer_ops = { open_buffers, copy_again_and_again, close_buffers };
 
 unsigned all_cpus_online(void)
 {
@@ -77,43 +82,22 @@ unsigned all_cpus_online(void)
 
 struct all_cpus *all_cpus_start(size_t buffer)
 {
-	static int cpus[CPU_SETSIZE];
-	struct all_cpus *p;
-	long got = cpu_order_read(cpus, CPU_SETSIZE);
-	unsigned n = got > 0 ? (unsigned)got : 0, ok = 1;
+	unsigned n = all_cpus_online();
+	struct all_cpus *p = n ? calloc(1, sizeof(*p) + n * sizeof(p->w[0])) : NULL;
+	char err[400];
 
 	if (n == 0) {
 		fprintf(stderr, "copybench: cannot read this process's CPUs\n");
 		return NULL;
 	}
-	p = calloc(1, sizeof(*p) + n * sizeof(p->w[0]));
-	if (p == NULL)
+	if (p == NULL || cpu_order_read(p->cpus, CPU_SETSIZE) != (long)n) {
+		fprintf(stderr, "copybench: cannot set up %u CPUs\n", n);
+		free(p);
 		return NULL;
-	p->n = n;
-	p->buffer = buffer;
-	p->fn = NULL;
-	pthread_barrier_init(&p->go, NULL, n + 1);
-	pthread_barrier_init(&p->done, NULL, n + 1);
-	for (unsigned k = 0; k < n; k++) {
-		pthread_attr_t attr;
-		cpu_set_t one;
-
-		CPU_ZERO(&one);
-		CPU_SET(cpus[k], &one);
-		pthread_attr_init(&attr);
-		pthread_attr_setaffinity_np(&attr, sizeof(one), &one);
-		p->w[k].pool = p;
-		if (pthread_create(&p->w[k].thread, &attr, work, &p->w[k]) != 0) {
-			fprintf(stderr, "copybench: cannot start a thread on CPU %d\n", cpus[k]);
-			exit(1); /* the barrier counts on every worker */
-		}
-		pthread_attr_destroy(&attr);
 	}
-	pthread_barrier_wait(&p->done);
-	for (unsigned k = 0; k < n; k++)
-		ok &= (unsigned)p->w[k].ok;
-	if (!ok) {
-		fprintf(stderr, "copybench: cannot map 2 x %zu bytes on each of %u CPUs\n", buffer, n);
+	p->buffer = buffer;
+	if (pinned_pool_start(&p->pool, "copybench", p->cpus, n, &buffer_ops, p, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
 		all_cpus_stop(p);
 		return NULL;
 	}
@@ -122,7 +106,7 @@ struct all_cpus *all_cpus_start(size_t buffer)
 
 unsigned all_cpus_count(const struct all_cpus *p)
 {
-	return p->n;
+	return p->pool.n;
 }
 
 double all_cpus_copy(struct all_cpus *p, all_cpus_copy_fn fn, size_t size, size_t bytes)
@@ -132,11 +116,10 @@ double all_cpus_copy(struct all_cpus *p, all_cpus_copy_fn fn, size_t size, size_
 	p->fn = fn;
 	p->size = size;
 	p->bytes = bytes < size ? size : bytes;
-	pthread_barrier_wait(&p->go);
-	pthread_barrier_wait(&p->done);
+	pinned_pool_run(&p->pool);
 	first = p->w[0].start;
 	last = p->w[0].end;
-	for (unsigned k = 1; k < p->n; k++) {
+	for (unsigned k = 1; k < p->pool.n; k++) {
 		first = p->w[k].start < first ? p->w[k].start : first;
 		last = p->w[k].end > last ? p->w[k].end : last;
 	}
@@ -145,11 +128,6 @@ double all_cpus_copy(struct all_cpus *p, all_cpus_copy_fn fn, size_t size, size_
 
 void all_cpus_stop(struct all_cpus *p)
 {
-	p->fn = NULL;
-	pthread_barrier_wait(&p->go);
-	for (unsigned k = 0; k < p->n; k++)
-		pthread_join(p->w[k].thread, NULL);
-	pthread_barrier_destroy(&p->go);
-	pthread_barrier_destroy(&p->done);
+	pinned_pool_stop(&p->pool);
 	free(p);
 }

@@ -13,22 +13,20 @@
 #include <stdatomic.h>
 #include "lane.h"
 #include "pages.h"
+#include "pinned_pool.h"
 
 struct worker;
 
 struct thread_pool {
-	unsigned n;            /* workers */
-	const int *cpus;       /* the CPU of each */
+	struct pinned_pool pool; /* the threads: pinned, each opening its lane first */
+	const struct options *o;
 	struct worker *workers;
-	pthread_barrier_t go, timed, done; /* n + 1 each: the workers and the caller */
-	pthread_barrier_t start;           /* the n workers alone */
-	unsigned started;      /* threads created, all waiting at go when == n */
-	/* the job every worker reads after go */
+	pthread_barrier_t start, timed; /* the workers alone: the caller sleeps through a measurement */
+	/* the job every worker reads at a release */
 	const struct copyperf_routine *routine;
 	const struct workload *w;
 	unsigned k;            /* workers taking part: the first k */
 	atomic_uint arrived;   /* of them, at the start (see thread_pool.c) */
-	bool quit;
 };
 
 /*

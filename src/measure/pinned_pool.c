@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pinned_pool.h"
+
+struct start_arg {
+	struct pinned_pool *p;
+	unsigned i;
+};
+
+static int pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+static void *worker_main(void *arg)
+{
+	struct start_arg *a = arg;
+	struct pinned_pool *p = a->p;
+	unsigned i = a->i;
+	char why[sizeof(p->why)] = "";
+	int e = pin_self(p->cpus[i]);
+
+	free(a);
+	if (e)
+		snprintf(why, sizeof(why), "%s: cannot run thread %u on CPU %d: %s", p->who, i + 1,
+			 p->cpus[i], strerror(e));
+	else if (p->ops->open(p->ctx, i, why, sizeof(why)))
+		e = -1;
+	if (e && __atomic_exchange_n(&p->failed, (int)i + 1, __ATOMIC_ACQ_REL) == 0)
+		snprintf(p->why, sizeof(p->why), "%s", why);
+	pthread_barrier_wait(&p->done); /* opened */
+	for (;;) {
+		pthread_barrier_wait(&p->go);
+		if (p->quit)
+			break;
+		p->ops->job(p->ctx, i);
+		pthread_barrier_wait(&p->done);
+	}
+	p->ops->close(p->ctx, i);
+	return NULL;
+}
+
+int pinned_pool_start(struct pinned_pool *p, const char *who, const int *cpus, unsigned n,
+		      const struct pinned_pool_ops *ops, void *ctx, char *err, size_t errlen)
+{
+	memset(p, 0, sizeof(*p));
+	p->who = who;
+	p->n = n;
+	p->cpus = cpus;
+	p->ops = ops;
+	p->ctx = ctx;
+	p->threads = calloc(n + 1, sizeof(*p->threads));
+	if (!p->threads) {
+		snprintf(err, errlen, "%s: out of memory for %u threads", who, n);
+		return -1;
+	}
+	pthread_barrier_init(&p->go, NULL, n + 1);
+	pthread_barrier_init(&p->done, NULL, n + 1);
+	for (unsigned i = 0; i < n; i++) {
+		struct start_arg *a = malloc(sizeof(*a));
+		int e = -1;
+
+		if (a) {
+			*a = (struct start_arg){ p, i };
+			e = pthread_create(&p->threads[i], NULL, worker_main, a);
+		}
+		if (e) {
+			free(a);
+			snprintf(err, errlen, "%s: cannot start thread %u: %s", who, i + 1,
+				 e > 0 ? strerror(e) : "out of memory");
+			return -1;
+		}
+		p->started++;
+	}
+	pthread_barrier_wait(&p->done);
+	if (p->failed) {
+		snprintf(err, errlen, "%s", p->why);
+		return -1;
+	}
+	return 0;
+}
+
+void pinned_pool_run(struct pinned_pool *p)
+{
+	pthread_barrier_wait(&p->go);
+	pthread_barrier_wait(&p->done);
+}
+
+void pinned_pool_stop(struct pinned_pool *p)
+{
+	if (!p->threads)
+		return;
+	if (p->started == p->n) {
+		p->quit = true;
+		pthread_barrier_wait(&p->go);
+		for (unsigned i = 0; i < p->n; i++)
+			pthread_join(p->threads[i], NULL);
+		pthread_barrier_destroy(&p->go);
+		pthread_barrier_destroy(&p->done);
+	}
+	/* else some threads wait at a barrier that cannot fill: the process is ending anyway */
+	free(p->threads);
+	memset(p, 0, sizeof(*p));
+}
