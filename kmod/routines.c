@@ -9,6 +9,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sizes.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "copyperf_ioctl.h"
@@ -49,6 +50,9 @@ enum {
 	CP_SELFTEST_SHORT,
 	CP_SELFTEST_OVERRUN,
 #endif
+#ifdef COPYPERF_SELFTEST_KASAN
+	CP_SELFTEST_KASAN,
+#endif
 	CP_N_ROUTINES
 };
 
@@ -87,6 +91,11 @@ const struct cp_routine cp_routines[] = {
 				COPYPERF_KERNEL_TO_KERNEL, COPYPERF_ROUTINE_SELFTEST },
 	[CP_SELFTEST_OVERRUN] = { "selftest_overrun", "wrong on purpose: copies one byte more",
 				  COPYPERF_KERNEL_TO_KERNEL, COPYPERF_ROUTINE_SELFTEST },
+#endif
+#ifdef COPYPERF_SELFTEST_KASAN
+	[CP_SELFTEST_KASAN] = { "selftest_kasan",
+				"wrong on purpose: copies right, reads a byte past a kmalloc",
+				COPYPERF_KERNEL_TO_KERNEL, COPYPERF_ROUTINE_SELFTEST },
 #endif
 };
 
@@ -159,6 +168,26 @@ static __always_inline long op_selftest_short(void *d, const void *s, size_t n)
 static __always_inline long op_selftest_overrun(void *d, const void *s, size_t n)
 {
 	return memcpy(d, s, n + 1) == d ? 0 : -1;
+}
+#endif
+
+#ifdef COPYPERF_SELFTEST_KASAN
+/*
+ * The copy is right; the byte read after it is past the end of a 16-byte
+ * kmalloc, where only a sanitizer sees it.  Not inlined: KASAN's report then
+ * names this function.
+ */
+static noinline long op_selftest_kasan(void *d, const void *s, size_t n)
+{
+	u8 *p = kmalloc(16, GFP_KERNEL);
+	long r = memcpy(d, s, n) == d ? 0 : -1;
+
+	if (p) {
+		OPTIMIZER_HIDE_VAR(p);
+		r |= READ_ONCE(p[16]) & 0;
+		kfree(p);
+	}
+	return r;
 }
 #endif
 
@@ -242,6 +271,10 @@ int cp_routine_walk(unsigned int id, struct cp_walk *w)
 		return cp_walk_with(w, op_selftest_short);
 	case CP_SELFTEST_OVERRUN:
 		return cp_walk_with(w, op_selftest_overrun);
+#endif
+#ifdef COPYPERF_SELFTEST_KASAN
+	case CP_SELFTEST_KASAN:
+		return cp_walk_with(w, op_selftest_kasan);
 #endif
 	}
 	return -EINVAL;

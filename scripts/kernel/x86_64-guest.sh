@@ -1,22 +1,24 @@
 #!/bin/sh
 # Boots Debian's packaged amd64 kernel in QEMU with the module built against
 # it, busybox, and the given files under /guest, and runs RUN there as /guest/run.
-#   x86_64-guest.sh [-k ABI -m MODULE.ko | -t TREE] [-s CPUS] [-n NODES] WORKDIR TIME_LIMIT RUN \
+#   x86_64-guest.sh [-k ABI -m MODULE.ko | -t TREE [-B VAR=VALUE]] [-s CPUS] [-n NODES] WORKDIR TIME_LIMIT RUN \
 #                   [FILE[:NAME]...] [-- EXTRA KERNEL ARGS]
 # -k -m: boot the kernel ABI (6.1.0-NN-amd64) with a module already built for it (by DKMS,
 # say) instead of building kmod/ against this machine's headers.
-# -t: boot a kernel tree built by kernel-tree.sh, with kmod/ built against it.
+# -t: boot a kernel tree built by kernel-tree.sh, with kmod/ built against it; -B adds a make
+# variable to that build (COPYPERF_SELFTEST_KASAN=y, say).
 # -s: the guest's CPUs (default 1).
 # -n: NUMA nodes (default 1), each with an equal share of the CPUs and of the memory.
 # Leaves WORKDIR/console.log and WORKDIR/results.txt (the results device, see
 # guest-init.sh); exits as boot-qemu.sh does (124: the guest hung).  One guest per
 # WORKDIR at a time: the caller holds the lock (kernel-lock.sh) while it reads the logs too.
 set -eu
-usage="usage: x86_64-guest.sh [-k ABI -m MODULE.ko | -t TREE] [-s CPUS] [-n NODES] WORKDIR"
+usage="usage: x86_64-guest.sh [-k ABI -m MODULE.ko | -t TREE [-B VAR=VALUE]] [-s CPUS] [-n NODES] WORKDIR"
 usage="$usage TIME_LIMIT RUN [FILE...] [-- ARGS]"
-abi= ko= tree= cpus=1 nodes=1 memory=512
-while getopts k:m:t:s:n: opt; do
+abi= ko= tree= cpus=1 nodes=1 memory=512 build_var=
+while getopts k:m:t:s:n:B: opt; do
 	case $opt in
+	B) build_var=$OPTARG ;;
 	k) abi=$OPTARG ;;
 	m) ko=$OPTARG ;;
 	t) tree=$OPTARG ;;
@@ -56,7 +58,8 @@ rm -f "$work/console.log" "$work/results.log" "$work/results.txt"
 if [ -n "$tree" ]; then
 	VMLINUZ=$tree/arch/x86/boot/bzImage
 	echo "kernel: $VMLINUZ, headers: $tree" >&2
-	ko=$("$here/build-module.sh" "$tree" "$work/kmod-$(basename "$tree")" COPYPERF_SELFTEST=y)
+	# shellcheck disable=SC2086 # no -B: no word
+	ko=$("$here/build-module.sh" "$tree" "$work/kmod-$(basename "$tree")" COPYPERF_SELFTEST=y $build_var)
 elif [ -n "$abi" ]; then
 	kernel=$("$here/debian-kernel.sh" "$abi")
 	eval "$kernel"

@@ -5,7 +5,9 @@
 # once and cached by scripts/kernel/kernel-tree.sh), booted in QEMU on two
 # CPUs; the guest runs guest.sh.  Fails on any failed guest check, on any
 # report in the guest's kernel log (shown in full), on a guest that hangs, and
-# on a checkpatch complaint about the module's source.
+# on a checkpatch complaint about the module's source. Then a negative control:
+# the kernel booted again with a module that reads past a kmalloc on purpose,
+# whose log must show KASAN's report of it, found by the same log check.
 # usage: run.sh STATIC_COPYPERF STATIC_IOCTL_CASES STATIC_IOCTL_STORM
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,4 +43,21 @@ status=$?
 results=$work/results.txt
 sed '/^==== dmesg/,$d' "$results" 2>/dev/null
 judge_guest "$status" "every guest check passed" "$results" "$work/console.log"
+
+# The negative control: the checkers and the log check can fail. KASAN must report the bait's
+# read past its kmalloc, naming the function, and log-problems.sh must find the report.
+bait=$work/kasan
+"$top/scripts/kernel/x86_64-guest.sh" -t "$tree" -B COPYPERF_SELFTEST_KASAN=y "$bait" 600 \
+	"$here/kasan.sh" "$1" "$top/tests/tally.sh" "$top/tests/kernel/check.sh" -- tsc=reliable
+status=$?
+sed '/^==== dmesg/,$d' "$bait/results.txt" 2>/dev/null
+if [ "$status" = 0 ] && grep -q '^copyperf-guest-status 0$' "$bait/results.txt"; then
+	ok "negative control: the guest ran the bait and powered off"
+else
+	bad "negative control: the guest: exit $status, $(grep '^copyperf-guest-status' "$bait/results.txt")"
+fi
+report=$(sed -n '/^==== dmesg/,$p' "$bait/results.txt" | "$top/scripts/kernel/log-problems.sh" |
+	grep 'BUG: KASAN: slab-out-of-bounds in op_selftest_kasan')
+[ -n "$report" ] && ok "negative control: KASAN caught the module's read past a kmalloc: ${report#*] }" ||
+	bad "negative control: no KASAN report of op_selftest_kasan in the log ($bait/results.txt)"
 tally
