@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* copyperf: parse, measure, verify, report. */
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "copyperf.h"
 #include "measure/cache.h"
+#include "measure/cpu_order.h"
 #include "report/atomic_file.h"
 #include "report/compare.h"
 #include "measure/distribution.h"
@@ -40,13 +40,11 @@ static void list_routines(FILE *f)
 
 static int pin_cpu(int cpu, char *err, size_t errlen)
 {
-	cpu_set_t set;
+	int e = cpu_pin_self(cpu);
 
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) == 0)
+	if (e == 0)
 		return 0;
-	snprintf(err, errlen, "--cpu: cannot run on CPU %d: %s", cpu, strerror(errno));
+	snprintf(err, errlen, "--cpu: cannot run on CPU %d: %s", cpu, strerror(e));
 	return -1;
 }
 

@@ -197,15 +197,11 @@ static void free_words(char **words, size_t n)
 static int parse_words(const char *opt, const char *arg, char ***words, size_t *n, char *err,
 		       size_t errlen)
 {
-	char *copy = strdup(arg), *cursor = copy, *word;
+	char *copy = xstrdup(arg, opt), *cursor = copy, *word;
 
 	free_words(*words, *n);
 	*n = 0;
-	*words = calloc(strlen(arg) + 1, sizeof(**words));
-	if (!copy || !*words) {
-		free(copy);
-		return fail(err, errlen, "%s: out of memory", opt);
-	}
+	*words = xcalloc(strlen(arg) + 1, sizeof(**words), opt);
 	while ((word = strsep(&cursor, ",")) != NULL) {
 		if (*word == '\0') {
 			free(copy);
@@ -220,16 +216,12 @@ static int parse_words(const char *opt, const char *arg, char ***words, size_t *
 /* -j: a comma list of thread counts, each a number from 1 or "all" (stored as 0). */
 static int parse_threads(const char *arg, struct options *o, char *err, size_t errlen)
 {
-	char *words = strdup(arg), *cursor = words, *word;
+	char *words = xstrdup(arg, "--threads"), *cursor = words, *word;
 	int status = 0;
 
 	free(o->threads);
 	o->n_threads = 0;
-	o->threads = calloc(strlen(arg) + 1, sizeof(*o->threads));
-	if (!words || !o->threads) {
-		free(words);
-		return fail(err, errlen, "--threads: out of memory");
-	}
+	o->threads = xcalloc(strlen(arg) + 1, sizeof(*o->threads), "--threads");
 	while (!status && (word = strsep(&cursor, ",")) != NULL) {
 		long v;
 

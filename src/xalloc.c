@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,15 @@ void *xcalloc(size_t n, size_t size, const char *what)
 	if (p == NULL)
 		out_of_memory(what);
 	return p;
+}
+
+void *xrealloc(void *p, size_t n, size_t size, const char *what)
+{
+	void *q = n <= SIZE_MAX / size ? realloc(p, n * size) : NULL;
+
+	if (q == NULL)
+		out_of_memory(what);
+	return q;
 }
 
 char *xstrdup(const char *s, const char *what)

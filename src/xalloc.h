@@ -16,6 +16,9 @@ __attribute__((noreturn)) void out_of_memory(const char *what);
 /* calloc(n, size), or out_of_memory(what). */
 void *xcalloc(size_t n, size_t size, const char *what);
 
+/* realloc(p, n * size) (n * size > 0, not overflowing), or out_of_memory(what). */
+void *xrealloc(void *p, size_t n, size_t size, const char *what);
+
 /* strdup(s), or out_of_memory(what). */
 char *xstrdup(const char *s, const char *what);
 

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -110,6 +112,17 @@ static int read_topology(int cpu, const char *what)
 		fclose(f);
 	}
 	return v;
+}
+
+int cpu_pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE)
+		return EINVAL;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
 long cpu_order_read(int *out, size_t max)

@@ -30,6 +30,9 @@ long cpu_list_parse(const char *text, int *out, size_t max);
 /* Writes cpus as "0,1,2" into buf (cut short, with "...", when it does not fit). */
 void cpu_list_format(const int *cpus, size_t n, char *buf, size_t len);
 
+/* Pins the calling thread to cpu: 0, or the error number. */
+int cpu_pin_self(int cpu);
+
 /*
  * The CPUs this process may run on, in cpu_order's order, read from its
  * affinity mask and /sys/devices/system/cpu/cpuN/topology; returns how many

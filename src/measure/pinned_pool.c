@@ -3,21 +3,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cpu_order.h"
 #include "pinned_pool.h"
+#include "xalloc.h"
 
 struct start_arg {
 	struct pinned_pool *p;
 	unsigned i;
 };
-
-static int pin_self(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
 
 static void *worker_main(void *arg)
 {
@@ -25,7 +18,7 @@ static void *worker_main(void *arg)
 	struct pinned_pool *p = a->p;
 	unsigned i = a->i;
 	char why[sizeof(p->why)] = "";
-	int e = pin_self(p->cpus[i]);
+	int e = cpu_pin_self(p->cpus[i]);
 
 	free(a);
 	if (e)
@@ -56,25 +49,18 @@ int pinned_pool_start(struct pinned_pool *p, const char *who, const int *cpus, u
 	p->cpus = cpus;
 	p->ops = ops;
 	p->ctx = ctx;
-	p->threads = calloc(n + 1, sizeof(*p->threads));
-	if (!p->threads) {
-		snprintf(err, errlen, "%s: out of memory for %u threads", who, n);
-		return -1;
-	}
+	p->threads = xcalloc(n, sizeof(*p->threads), "the threads");
 	pthread_barrier_init(&p->go, NULL, n + 1);
 	pthread_barrier_init(&p->done, NULL, n + 1);
 	for (unsigned i = 0; i < n; i++) {
-		struct start_arg *a = malloc(sizeof(*a));
-		int e = -1;
+		struct start_arg *a = xcalloc(1, sizeof(*a), "the threads");
+		int e;
 
-		if (a) {
-			*a = (struct start_arg){ p, i };
-			e = pthread_create(&p->threads[i], NULL, worker_main, a);
-		}
+		*a = (struct start_arg){ p, i };
+		e = pthread_create(&p->threads[i], NULL, worker_main, a);
 		if (e) {
 			free(a);
-			snprintf(err, errlen, "%s: cannot start thread %u: %s", who, i + 1,
-				 e > 0 ? strerror(e) : "out of memory");
+			snprintf(err, errlen, "%s: cannot start thread %u: %s", who, i + 1, strerror(e));
 			return -1;
 		}
 		p->started++;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "thread_pool.h"
+#include "xalloc.h"
 
 struct worker {
 	struct lane lane;
@@ -65,11 +66,7 @@ int thread_pool_start(struct thread_pool *p, const struct options *o, const int 
 {
 	memset(p, 0, sizeof(*p));
 	p->o = o;
-	p->workers = calloc(n, sizeof(*p->workers));
-	if (!p->workers) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	p->workers = xcalloc(n, sizeof(*p->workers), "the threads");
 	pthread_barrier_init(&p->start, NULL, n);
 	pthread_barrier_init(&p->timed, NULL, n);
 	return pinned_pool_start(&p->pool, "--threads", cpus, n, &lane_ops, p, err, errlen);

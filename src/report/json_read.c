@@ -222,17 +222,10 @@ static int value(struct parser *ps, struct json *v, int depth);
 static struct json *grow(struct json *v, size_t *cap)
 {
 	if (v->n == *cap) {
-		size_t c = *cap ? 2 * *cap : 8;
-		struct json *items = realloc(v->items, c * sizeof(*items));
-		char **keys = v->type == JSON_OBJECT ? realloc(v->keys, c * sizeof(*keys)) : NULL;
-
-		if (items)
-			v->items = items;
-		if (keys)
-			v->keys = keys;
-		if (!items || (v->type == JSON_OBJECT && !keys))
-			out_of_memory("reading a results file");
-		*cap = c;
+		*cap = *cap ? 2 * *cap : 8;
+		v->items = xrealloc(v->items, *cap, sizeof(*v->items), "reading a results file");
+		if (v->type == JSON_OBJECT)
+			v->keys = xrealloc(v->keys, *cap, sizeof(*v->keys), "reading a results file");
 	}
 	memset(&v->items[v->n], 0, sizeof(v->items[0]));
 	if (v->type == JSON_OBJECT)
@@ -268,8 +261,6 @@ static int container(struct parser *ps, struct json *v, int depth, char close)
 	for (;;) {
 		struct json *m = grow(v, &cap);
 
-		if (!m)
-			return -1;
 		if (close == '}') {
 			skip_space(ps);
 			if (ps->p >= ps->end || *ps->p != '"')

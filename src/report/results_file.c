@@ -25,16 +25,12 @@ static char *slurp(const char *path, size_t *len, char *why, size_t whylen)
 	}
 	for (;;) {
 		if (n == cap) {
-			char *b;
-
 			if (cap >= MAX_FILE) {
 				snprintf(why, whylen, "'%s' is too large for a results file", path);
 				break;
 			}
-			b = realloc(buf, cap = cap ? 2 * cap : 65536);
-			if (!b)
-				out_of_memory("reading a results file");
-			buf = b;
+			cap = cap ? 2 * cap : 65536;
+			buf = xrealloc(buf, cap, 1, "reading a results file");
 		}
 		n += fread(buf + n, 1, cap - n, f);
 		if (n < cap) {
