@@ -19,6 +19,12 @@ int parse_size(const char *text, uint64_t *out, char *err, size_t errlen);
  */
 long parse_size_list(const char *text, uint64_t **out, char *err, size_t errlen);
 
+/* v rounded up to a multiple of to (to > 0): pages, lines, huge pages. */
+static inline uint64_t round_up(uint64_t v, uint64_t to)
+{
+	return (v + to - 1) / to * to;
+}
+
 /* "64 KiB", "8 B", "1.5 MiB": for headers and titles. */
 void format_size(uint64_t bytes, char *buf, size_t len);
 

@@ -4,14 +4,10 @@
 #include <string.h>
 #include "call_list.h"
 #include "random.h"
+#include "sizes.h"
 
 /* The arena's unit: canary pages, and the largest alignment a call can ask for. */
 #define PAGE 4096u
-
-static size_t round_up(size_t v, size_t to)
-{
-	return (v + to - 1) / to * to;
-}
 
 /*
  * Sizes in the proportions of the distribution, as nearly as n calls can

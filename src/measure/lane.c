@@ -5,6 +5,7 @@
 #include "cache.h"
 #include "lane.h"
 #include "pattern.h"
+#include "sizes.h"
 #include "timing.h"
 
 /* Canary bytes checked on each side of the walked destination range. */
@@ -12,11 +13,6 @@
 /* Source data is pattern_byte(PATTERN_BIAS + offset), so negative offsets stay in range. */
 #define PATTERN_BIAS 0x10000
 #define COLD_DEFAULT_LLC (64ull << 20)
-
-static size_t round_up(size_t v, size_t to)
-{
-	return (v + to - 1) / to * to;
-}
 
 static size_t walk_region(const struct options *o)
 {

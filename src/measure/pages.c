@@ -42,11 +42,6 @@ static uint64_t thp_size(void)
 	return v ? v : THP_DEFAULT;
 }
 
-static size_t round_up(size_t v, uint64_t to)
-{
-	return (size_t)((v + to - 1) / to * to);
-}
-
 size_t pages_length(size_t len, enum page_mode mode)
 {
 	if (hugetlb_size(mode))
