@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "counters.h"
+#include "sys_file.h"
 
 #define CACHE_EVENT(cache, op, result) \
 	((cache) | (PERF_COUNT_HW_CACHE_OP_##op << 8) | (PERF_COUNT_HW_CACHE_RESULT_##result << 16))
@@ -45,14 +46,8 @@ static int open_event(const struct counter_spec *s, int group)
 
 static void explain(int err, char *why, size_t whylen)
 {
-	int paranoid = -9;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int paranoid = (int)sys_file_number("/proc/sys/kernel/perf_event_paranoid", -9);
 
-	if (f) {
-		if (fscanf(f, "%d", &paranoid) != 1)
-			paranoid = -9;
-		fclose(f);
-	}
 	if (err == EACCES || err == EPERM)
 		snprintf(why, whylen,
 			 "hardware counters are not allowed here (kernel.perf_event_paranoid = %d)",

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cpu_order.h"
+#include "sys_file.h"
 
 static bool same_core(const struct cpu_place *a, const struct cpu_place *b)
 {
@@ -102,16 +103,9 @@ void cpu_list_format(const int *cpus, size_t n, char *buf, size_t len)
 static int read_topology(int cpu, const char *what)
 {
 	char path[96];
-	FILE *f;
-	int v = -1;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, what);
-	if ((f = fopen(path, "r")) != NULL) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
+	return (int)sys_file_number(path, -1);
 }
 
 int cpu_pin_self(int cpu)

@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 #endif
 #include "numa.h"
+#include "sys_file.h"
 
 #define LIBNUMA "libnuma.so.1"
 
@@ -40,22 +41,14 @@ size_t numa_nodes_read(struct numa_node *nodes, size_t max)
 	size_t n = 0;
 
 	while (d && n < max && (e = readdir(d)) != NULL) {
-		char path[300], *nl;
-		FILE *f;
+		char path[300];
 		int id;
 
 		if (sscanf(e->d_name, "node%d", &id) != 1)
 			continue;
 		nodes[n].id = id;
-		nodes[n].cpulist[0] = '\0';
 		snprintf(path, sizeof(path), "/sys/devices/system/node/%s/cpulist", e->d_name);
-		if ((f = fopen(path, "r")) != NULL) {
-			if (!fgets(nodes[n].cpulist, sizeof(nodes[n].cpulist), f))
-				nodes[n].cpulist[0] = '\0';
-			fclose(f);
-		}
-		if ((nl = strchr(nodes[n].cpulist, '\n')) != NULL)
-			*nl = '\0';
+		sys_file_line(path, nodes[n].cpulist, sizeof(nodes[n].cpulist));
 		n++;
 	}
 	if (d)

@@ -9,6 +9,7 @@
 #include "numa.h"
 #include "pages.h"
 #include "sizes.h"
+#include "sys_file.h"
 
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT 26
@@ -31,15 +32,9 @@ static uint64_t hugetlb_size(enum page_mode mode)
 /* The size of a transparent huge page here (the PMD's), where the kernel says. */
 static uint64_t thp_size(void)
 {
-	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "r");
-	unsigned long long v = 0;
+	long long v = sys_file_number("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", 0);
 
-	if (f) {
-		if (fscanf(f, "%llu", &v) != 1)
-			v = 0;
-		fclose(f);
-	}
-	return v ? v : THP_DEFAULT;
+	return v > 0 ? (uint64_t)v : THP_DEFAULT;
 }
 
 size_t pages_length(size_t len, enum page_mode mode)
@@ -56,19 +51,6 @@ static char *hugetlb_file(enum page_mode mode, const char *name, char *buf, size
 	return buf;
 }
 
-static long read_count(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
 int pages_check(enum page_mode mode, size_t len, size_t n, char *err, size_t errlen)
 {
 	char path[128], size[32];
@@ -78,8 +60,8 @@ int pages_check(enum page_mode mode, size_t len, size_t n, char *err, size_t err
 		return 0;
 	format_size(hugetlb_size(mode), size, sizeof(size));
 	need = (long)(n * (pages_length(len, mode) / hugetlb_size(mode)));
-	nr = read_count(hugetlb_file(mode, "nr_hugepages", path, sizeof(path)));
-	free_pages = read_count(hugetlb_file(mode, "free_hugepages", path, sizeof(path)));
+	nr = (long)sys_file_number(hugetlb_file(mode, "nr_hugepages", path, sizeof(path)), -1);
+	free_pages = (long)sys_file_number(hugetlb_file(mode, "free_hugepages", path, sizeof(path)), -1);
 	if (nr < 0 || free_pages < 0) {
 		snprintf(err, errlen, "--pages %s: this machine offers no %s huge pages (no %s)",
 			 page_mode_name(mode), size, hugetlb_file(mode, "", path, sizeof(path)));
