@@ -124,9 +124,7 @@ check "COPYPERF_RECORD: the shim records sort's mix, copyperf replays it verifie
 # ---- the module DKMS built, in the guest ---------------------------------------------------
 if [ -n "$ko" ] && [ -n "$abi" ]; then
 	# The packaged copyperf, run in the guest through the root's dynamic loader and C library.
-	libs=$(chroot "$root" ldd /usr/bin/copyperf | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p')
-	files="$root/usr/bin/copyperf $root/lib64/ld-linux-x86-64.so.2"
-	for l in $libs; do files="$files $root$l"; done
+	files=$("$top/scripts/kernel/dynamic-files.sh" -r "$root" /usr/bin/copyperf)
 	# shellcheck disable=SC2086
 	"$top/scripts/kernel/x86_64-guest.sh" -k "$abi" -m "$ko" "$work" 120 "$here/guest.sh" \
 		$files "$top/tests/tally.sh" "$top/tests/kernel/check.sh"

@@ -17,10 +17,7 @@ cp=$1
 numa=$(ldconfig -p | sed -n 's/^[[:space:]]*libnuma\.so\.1 (libc6,x86-64) => //p' | head -1)
 [ -n "$numa" ] || { bad "no libnuma.so.1 on this machine (apt-get install libnuma1)"; tally numa; exit 1; }
 # Every library the program needs, and libnuma, which it opens itself (dlopen).
-files="$cp $numa $top/tests/tally.sh $top/tests/kernel/check.sh"
-for l in $(ldd "$cp" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*ld-linux[^ ]*\) .*/\1/p'); do
-	files="$files $l"
-done
+files="$("$top/scripts/kernel/dynamic-files.sh" "$cp") $numa $top/tests/tally.sh $top/tests/kernel/check.sh"
 # shellcheck disable=SC2086
 "$top/scripts/kernel/x86_64-guest.sh" -s 2 -n 2 "$work" 180 "$here/guest.sh" $files
 status=$?
