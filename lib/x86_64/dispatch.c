@@ -29,7 +29,7 @@ static const struct variant variants[] = { /* narrowest first */
 #define N_VARIANTS (sizeof(variants) / sizeof(variants[0]))
 
 /* Empty windows until the constructor has run. */
-struct x86_tuning x86_tuning = { 0, 0, (size_t)-1 };
+struct x86_tuning x86_tuning = { 0, 0, (size_t)-1, 1 };
 
 static struct x86_tuning_report report;
 static const struct variant *chosen; /* written by the first resolver */
@@ -172,6 +172,7 @@ const char *copyperf_describe(void)
 	char *p = line, *end = line + sizeof(line);
 	const struct x86_features *f = x86_features();
 	const struct variant *v = chosen ? chosen : choose_early();
+	int w;
 
 	p += snprintf(p, sizeof(line), "x86-64 %s variant (CPU: sse2%s%s%s%s);", v->isa,
 		      f->avx2 ? " avx2" : "", f->avx512 ? " avx512" : "", f->erms ? " erms" : "",
@@ -183,6 +184,10 @@ const char *copyperf_describe(void)
 	describe_size(&p, end, " rep movsb from", x86_tuning.rep_movsb_min, report.rep_min_from);
 	describe_size(&p, end, " below", x86_tuning.rep_movsb_max, report.rep_max_from);
 	describe_size(&p, end, "; non-temporal from", x86_tuning.nt_threshold, report.nt_from);
+	w = snprintf(p, (size_t)(end - p), ", %zu page%s at a time (%s)", x86_tuning.nt_pages,
+		     x86_tuning.nt_pages == 1 ? "" : "s", origin(report.nt_pages_from));
+	if (w > 0 && w < end - p)
+		p += w;
 	snprintf(p, (size_t)(end - p), "; caches: L1d %zu B, L2 %zu B, LLC share %zu B", report.l1d,
 		 report.l2, report.llc_share);
 	return line;

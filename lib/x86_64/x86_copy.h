@@ -51,6 +51,7 @@ struct x86_tuning {
 	size_t rep_movsb_min;
 	size_t rep_movsb_max;
 	size_t nt_threshold;
+	size_t nt_pages; /* pages the non-temporal loop copies side by side: 1 or 4 */
 };
 
 extern struct x86_tuning x86_tuning;
@@ -60,7 +61,7 @@ enum tuning_origin { FROM_MACHINE, FROM_ENV };
 
 struct x86_tuning_report {
 	struct x86_tuning t;
-	enum tuning_origin rep_min_from, rep_max_from, nt_from;
+	enum tuning_origin rep_min_from, rep_max_from, nt_from, nt_pages_from;
 	size_t l1d, l2, llc_share; /* the cache sizes the defaults came from (bytes, 0: unknown) */
 	size_t llc_per_cpu;        /* the LLC over the CPUs that share it */
 };

@@ -50,6 +50,7 @@ env_warning() { # VAR=VALUE WANTED-TEXT
 if [ "$(uname -m)" = x86_64 ]; then
 	env_warning COPYPERF_ISA=avx1024 "not one of generic, sse2, avx2, avx512; ignored"
 	env_warning COPYPERF_NT_THRESHOLD=12Q "not a size"
+	env_warning COPYPERF_NT_PAGES=3 "not 1 or 4; ignored"
 	env_warning COPYPERF_REP_MOVSB_MAX=99999999999999999999 "not a size"
 	COPYPERF_ISA=sse2 "$cp" --list 2>"$tmp/err" | grep -q 'x86-64 sse2 variant' && [ ! -s "$tmp/err" ] &&
 		ok || bad "COPYPERF_ISA=sse2 is not the variant in force, or warned: $(cat "$tmp/err")"

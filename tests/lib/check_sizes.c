@@ -66,7 +66,8 @@ static int each_offset_once(const struct subject *s, const struct arena *a, size
 }
 
 /* Where a copy changes method between powers of two: the x86-64 'rep movsb' step window's end. */
-static const size_t edges[] = { 16384 + 63, 16384 + 64 };
+static const size_t edges[] = { 16384 + 63, 16384 + 64,
+				 3 * 16384 + 4096 + 65 /* 4-page non-temporal blocks, then the rest */ };
 
 int check_sizes(const struct subject *s)
 {
