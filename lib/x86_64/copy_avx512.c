@@ -12,32 +12,6 @@
 #include "vec_blocks.h"
 
 /*
- * 128 < n <= 256 as eight 32-byte registers rather than four 64-byte ones:
- * measured faster on chunks that come from L2 (BENCHMARKS.md, sweep at 256 B).
- */
-ALWAYS_INLINE __attribute__((target("avx2"))) void
-copy_128_256(unsigned char *d, const unsigned char *s, size_t n)
-{
-	__m256i a = _mm256_loadu_si256((const __m256i *)s);
-	__m256i b = _mm256_loadu_si256((const __m256i *)(s + 32));
-	__m256i c = _mm256_loadu_si256((const __m256i *)(s + 64));
-	__m256i e = _mm256_loadu_si256((const __m256i *)(s + 96));
-	__m256i w = _mm256_loadu_si256((const __m256i *)(s + n - 128));
-	__m256i x = _mm256_loadu_si256((const __m256i *)(s + n - 96));
-	__m256i y = _mm256_loadu_si256((const __m256i *)(s + n - 64));
-	__m256i z = _mm256_loadu_si256((const __m256i *)(s + n - 32));
-
-	_mm256_storeu_si256((__m256i *)d, a);
-	_mm256_storeu_si256((__m256i *)(d + 32), b);
-	_mm256_storeu_si256((__m256i *)(d + 64), c);
-	_mm256_storeu_si256((__m256i *)(d + 96), e);
-	_mm256_storeu_si256((__m256i *)(d + n - 128), w);
-	_mm256_storeu_si256((__m256i *)(d + n - 96), x);
-	_mm256_storeu_si256((__m256i *)(d + n - 64), y);
-	_mm256_storeu_si256((__m256i *)(d + n - 32), z);
-}
-
-/*
  * Whether a masked move of n <= 64 bytes may be made at s and d: n is not 0 (a
  * copy of 0 bytes may come with any pointers, NULL too) and neither 64-byte
  * window runs into the next page. A masked-off byte in an unmapped or
@@ -67,7 +41,6 @@ copy_masked_64(unsigned char *d, const unsigned char *s, size_t n)
 	_mm512_mask_storeu_epi8(d, m, _mm512_maskz_loadu_epi8(m, s));
 }
 
-#define VEC_UPTO_4V copy_128_256
 #define VEC_FORWARD x86_forward_avx2
 #define VEC_SMALL copy_masked_64
 #define VEC_SMALL_FITS masked_move_fits

@@ -3,8 +3,8 @@
  * One x86-64 memcpy/memmove, written once for any vector width.  The file
  * that includes it defines VEC_SIZE, VEC_ISA (the name suffix), VEC_TARGET
  * (the compiler target), vec_t and the VEC_LOAD/STOREU/STOREA/STREAM
- * operations, and may replace the copy of 2 to 4 vectors (VEC_UPTO_4V) and,
- * where the ISA has byte masks, that of up to 64 bytes (VEC_SMALL, for the
+ * operations, and, where the ISA has byte masks, may replace the copy of up
+ * to 64 bytes (VEC_SMALL, for the
  * calls of n <= 64 that VEC_SMALL_FITS says it may take); it gets
  * copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
@@ -46,7 +46,7 @@ VEC_INLINE void copy_4vec_aligned(unsigned char *d, const unsigned char *s, int 
 	}
 }
 
-/* 2V <= n <= 4V: a variant may define VEC_UPTO_4V itself. */
+/* 2V <= n <= 4V: two vectors from each end. */
 VEC_INLINE void copy_upto_4vec(unsigned char *d, const unsigned char *s, size_t n)
 {
 	vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
@@ -57,10 +57,6 @@ VEC_INLINE void copy_upto_4vec(unsigned char *d, const unsigned char *s, size_t 
 	VEC_STOREU(d + n - 2 * V, c);
 	VEC_STOREU(d + n - V, e);
 }
-
-#ifndef VEC_UPTO_4V
-#define VEC_UPTO_4V copy_upto_4vec
-#endif
 
 /*
  * The forward loop past 8 vectors: the variant's own, or another's that a
@@ -287,7 +283,7 @@ VEC_INLINE void copy_64_128(unsigned char *d, const unsigned char *s, size_t n)
 	if (V == 64)
 		copy_upto_2vec(d, s, n);
 	else if (V == 32)
-		VEC_UPTO_4V(d, s, n);
+		copy_upto_4vec(d, s, n);
 	else
 		copy_upto_8vec(d, s, n);
 }
@@ -337,7 +333,7 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	}
 	/* At this point: n > 128. */
 	if (4 * V > 128 && n <= 4 * V)
-		VEC_UPTO_4V(d, s, n);
+		copy_upto_4vec(d, s, n);
 	else if (8 * V > 128 && n <= 8 * V)
 		copy_upto_8vec(d, s, n);
 	else
