@@ -54,6 +54,17 @@ if [ "$(uname -m)" = x86_64 ]; then
 	env_warning COPYPERF_REP_MOVSB_MAX=99999999999999999999 "not a size"
 	COPYPERF_ISA=sse2 "$cp" --list 2>"$tmp/err" | grep -q 'x86-64 sse2 variant' && [ ! -s "$tmp/err" ] &&
 		ok || bad "COPYPERF_ISA=sse2 is not the variant in force, or warned: $(cat "$tmp/err")"
+	# The environment's choice of non-temporal loop is the one in force, and said to come from there.
+	line=$(COPYPERF_NT_PAGES=1 "$cp" --list | grep -m1 '^# copyperf_memcpy/')
+	case $line in
+	*"), 1 page at a time (environment);"*) ok ;;
+	*) bad "COPYPERF_NT_PAGES=1 not in force: $line" ;;
+	esac
+	# One CPU's LLC share counts at most 64 MiB, so no machine (nor a guest told its host's L3)
+	# gets a non-temporal threshold above half that.
+	nt=$(printf '%s\n' "$line" | sed -n 's/.*non-temporal from \([0-9]*\) B.*/\1/p')
+	[ -n "$nt" ] && [ "$nt" -le 33554432 ] && ok ||
+		bad "non-temporal threshold '$nt' B: above 32 MiB, or not reported: $line"
 fi
 
 # --help, --version, --list
