@@ -8,6 +8,7 @@
  * The thresholds are read later, by a constructor, with the C library; until
  * then the windows are empty and every variant copies with its vector loop.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -156,14 +157,25 @@ static const char *origin(enum tuning_origin o)
 	return o == FROM_ENV ? "environment" : "machine";
 }
 
-static void describe_size(char **p, char *end, const char *label, size_t v, enum tuning_origin o)
+/* Appends to the line at *p, and moves *p past it unless it did not fit. */
+static __attribute__((format(printf, 3, 4))) void append(char **p, char *end, const char *fmt, ...)
 {
-	int w = v == (size_t)-1 ?
-			snprintf(*p, (size_t)(end - *p), "%s never (%s)", label, origin(o)) :
-			snprintf(*p, (size_t)(end - *p), "%s %zu B (%s)", label, v, origin(o));
+	va_list ap;
+	int w;
 
+	va_start(ap, fmt);
+	w = vsnprintf(*p, (size_t)(end - *p), fmt, ap);
+	va_end(ap);
 	if (w > 0 && w < end - *p)
 		*p += w;
+}
+
+static void describe_size(char **p, char *end, const char *label, size_t v, enum tuning_origin o)
+{
+	if (v == (size_t)-1)
+		append(p, end, "%s never (%s)", label, origin(o));
+	else
+		append(p, end, "%s %zu B (%s)", label, v, origin(o));
 }
 
 const char *copyperf_describe(void)
@@ -172,7 +184,6 @@ const char *copyperf_describe(void)
 	char *p = line, *end = line + sizeof(line);
 	const struct x86_features *f = x86_features();
 	const struct variant *v = chosen ? chosen : choose_early();
-	int w;
 
 	p += snprintf(p, sizeof(line), "x86-64 %s variant (CPU: sse2%s%s%s%s);", v->isa,
 		      f->avx2 ? " avx2" : "", f->avx512 ? " avx512" : "", f->erms ? " erms" : "",
@@ -184,10 +195,8 @@ const char *copyperf_describe(void)
 	describe_size(&p, end, " rep movsb from", x86_tuning.rep_movsb_min, report.rep_min_from);
 	describe_size(&p, end, " below", x86_tuning.rep_movsb_max, report.rep_max_from);
 	describe_size(&p, end, "; non-temporal from", x86_tuning.nt_threshold, report.nt_from);
-	w = snprintf(p, (size_t)(end - p), ", %zu page%s at a time (%s)", x86_tuning.nt_pages,
-		     x86_tuning.nt_pages == 1 ? "" : "s", origin(report.nt_pages_from));
-	if (w > 0 && w < end - p)
-		p += w;
+	append(&p, end, ", %zu page%s at a time (%s)", x86_tuning.nt_pages,
+	       x86_tuning.nt_pages == 1 ? "" : "s", origin(report.nt_pages_from));
 	snprintf(p, (size_t)(end - p), "; caches: L1d %zu B, L2 %zu B, LLC share %zu B", report.l1d,
 		 report.l2, report.llc_share);
 	return line;

@@ -45,7 +45,9 @@
  *   measured to gain 5-10% (Zen 4) and the interleave has not been.
  */
 #define LLC_PER_CPU_MAX ((size_t)64 << 20)
-#define RULE_NT_THRESHOLD(r) ((r)->llc_per_cpu ? (r)->llc_per_cpu / 2 : (size_t)8 << 20)
+#define LLC_PER_CPU_COUNTED(r) \
+	((r)->llc_per_cpu < LLC_PER_CPU_MAX ? (r)->llc_per_cpu : LLC_PER_CPU_MAX)
+#define RULE_NT_THRESHOLD(r) ((r)->llc_per_cpu ? LLC_PER_CPU_COUNTED(r) / 2 : (size_t)8 << 20)
 #define RULE_NT_PAGES(f) ((f)->amd_family ? (size_t)1 : (size_t)4)
 #define RULE_REP_MOVSB_MIN(f) \
 	((f)->amd_family == 0x19 ? (size_t)64 << 10 : (size_t)sysconf(_SC_PAGESIZE))
@@ -162,8 +164,6 @@ void x86_tuning_compute(const struct x86_features *f, struct x86_tuning_report *
 	r->l2 = c.l2;
 	r->llc_share = llc_share(&c);
 	r->llc_per_cpu = c.llc_cpus ? c.llc / c.llc_cpus : c.llc;
-	if (r->llc_per_cpu > LLC_PER_CPU_MAX)
-		r->llc_per_cpu = LLC_PER_CPU_MAX;
 
 	r->t.rep_movsb_min = RULE_REP_MOVSB_MIN(f);
 	r->t.rep_movsb_max = RULE_REP_MOVSB_MAX(f, r);
