@@ -25,7 +25,7 @@ LIB_ISAS = generic $(if $(filter x86_64,$(ARCH_DIR)),sse2 \
 	$(if $(shell grep -w avx512f /proc/cpuinfo | grep -w avx512bw | grep -qw avx512vl && echo y),avx512))
 
 # Each threshold path forced for every size above 8 vectors, so the small sizes reach it.
-LIB_FORCED := "COPYPERF_REP_MOVSB_MIN=0 COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_THRESHOLD=1G" \
+LIB_FORCED := "COPYPERF_REP_MOVSB_MIN=0 COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_THRESHOLD=1G COPYPERF_REP_MOVSB_STEP=16K" \
 	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_PAGES=1" \
 	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_PAGES=4"
 

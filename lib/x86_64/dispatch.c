@@ -30,7 +30,7 @@ static const struct variant variants[] = { /* narrowest first */
 #define N_VARIANTS (sizeof(variants) / sizeof(variants[0]))
 
 /* Empty windows until the constructor has run. */
-struct x86_tuning x86_tuning = { 0, 0, (size_t)-1, 1 };
+struct x86_tuning x86_tuning = { .nt_threshold = (size_t)-1, .nt_pages = 1 };
 
 static struct x86_tuning_report report;
 static const struct variant *chosen; /* written by the first resolver */
@@ -194,6 +194,9 @@ const char *copyperf_describe(void)
 	}
 	describe_size(&p, end, " rep movsb from", x86_tuning.rep_movsb_min, report.rep_min_from);
 	describe_size(&p, end, " below", x86_tuning.rep_movsb_max, report.rep_max_from);
+	if (x86_tuning.rep_movsb_step)
+		describe_size(&p, end, ", its first line by vectors from", x86_tuning.rep_movsb_step,
+			      report.rep_step_from);
 	describe_size(&p, end, "; non-temporal from", x86_tuning.nt_threshold, report.nt_from);
 	append(&p, end, ", %zu page%s at a time (%s)", x86_tuning.nt_pages,
 	       x86_tuning.nt_pages == 1 ? "" : "s", origin(report.nt_pages_from));

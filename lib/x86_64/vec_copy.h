@@ -10,10 +10,9 @@
  *
  * Pieces, by size: up to 64 bytes, one masked move (VEC_SMALL) or four
  * overlapping ones (vec_blocks.h); up to 8 vectors, overlapping vectors
- * from both ends; above, non-temporal
- * stores from their threshold, else 'rep movsb' in its window (disjoint
- * buffers only, both), else a 4-vector loop with the destination aligned,
- * forward or backward.
+ * from both ends; above, 'rep movsb' in its window, else non-temporal stores
+ * from their threshold (disjoint buffers only, both), else a 4-vector loop
+ * with the destination aligned, forward or backward.
  */
 #include "vec_blocks.h"
 #include "x86_copy.h"
@@ -182,16 +181,15 @@ static VEC_FN void *copy_nontemporal(unsigned char *d, const unsigned char *s, s
 }
 
 /*
- * On Zen 5 a 'rep movsb' of 16 KiB or more starts slower on data in L1 (1.4%
- * at exactly 16 KiB, none from about 18 KiB); where copying the first line
- * with vectors keeps the count below that step, this does so (BENCHMARKS.md).
+ * Where a 'rep movsb' of rep_movsb_step bytes or more starts slower (Zen 5:
+ * 1.4% at exactly 16 KiB on data in L1, none from about 18 KiB), copying the
+ * first line with vectors keeps the count below that step (BENCHMARKS.md).
  * The line is loaded before the thresholds are tested: a 'rep movsb' that
  * starts while a load from L2 is still in flight waits for it (1.5% at 16
  * KiB on L2 data), and the tests give the load time to land.
  */
-#define REP_MOVSB_STEP 16384
 
-/* REP_MOVSB_STEP <= n < REP_MOVSB_STEP + LINE, disjoint buffers; otherwise as copy_large. */
+/* step <= n < step + LINE, disjoint buffers; otherwise as copy_large. */
 VEC_INLINE void *copy_across_step(unsigned char *d, const unsigned char *s, size_t n)
 {
 	const struct x86_tuning *t = &x86_tuning;
@@ -218,14 +216,15 @@ VEC_INLINE void *copy_large(unsigned char *d, const unsigned char *s, size_t n, 
 	if (is_move && ahead < n)
 		return ahead ? copy_backward(d, s, n) : d;
 	if (!is_move || (uintptr_t)s - (uintptr_t)d >= n) { /* disjoint */
-		if (n - REP_MOVSB_STEP < LINE)
+		if (n - t->rep_movsb_step < LINE) /* never where the step is 0: n > 8V */
 			return copy_across_step(d, s, n);
-		if (n >= t->nt_threshold)
-			return copy_nontemporal(d, s, n);
-		if (n >= t->rep_movsb_min && n < t->rep_movsb_max) {
+		/* The string copy's window first: a test fewer to the sizes it takes. */
+		if (n - t->rep_movsb_min < t->rep_movsb_max - t->rep_movsb_min) {
 			rep_movsb_forward(d, s, n);
 			return d;
 		}
+		if (n >= t->nt_threshold)
+			return copy_nontemporal(d, s, n);
 	}
 	return VEC_FORWARD(d, s, n);
 }

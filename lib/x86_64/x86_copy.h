@@ -43,8 +43,9 @@ EARLY const struct x86_features *x86_features(void);
 
 /*
  * Sizes above the small-copy range (8 vectors), when the buffers are
- * disjoint, go by non-temporal stores if n >= nt_threshold, else by 'rep
- * movsb' if rep_movsb_min <= n < rep_movsb_max; the rest by the vector loop.
+ * disjoint, go by 'rep movsb' if rep_movsb_min <= n < rep_movsb_max, else by
+ * non-temporal stores if n >= nt_threshold; the rest by the vector loop. The
+ * string copy's window ends at or below nt_threshold, so the two never meet.
  * Read on every large copy, written once at load time.
  */
 struct x86_tuning {
@@ -52,6 +53,7 @@ struct x86_tuning {
 	size_t rep_movsb_max;
 	size_t nt_threshold;
 	size_t nt_pages; /* pages the non-temporal loop copies side by side: 1 or 4 */
+	size_t rep_movsb_step; /* a 'rep movsb' this long starts slower (Zen 5: 16 KiB); 0: none */
 };
 
 extern struct x86_tuning x86_tuning;
@@ -61,19 +63,13 @@ enum tuning_origin { FROM_MACHINE, FROM_ENV };
 
 struct x86_tuning_report {
 	struct x86_tuning t;
-	enum tuning_origin rep_min_from, rep_max_from, nt_from, nt_pages_from;
+	enum tuning_origin rep_min_from, rep_max_from, nt_from, nt_pages_from, rep_step_from;
 	size_t l1d, l2, llc_share; /* the cache sizes the defaults came from (bytes, 0: unknown) */
 	size_t llc_per_cpu;        /* the LLC over the CPUs that share it */
 };
 
 /* Derives the thresholds from the machine, then applies the environment's overrides. */
 void x86_tuning_compute(const struct x86_features *f, struct x86_tuning_report *r);
-
-/*
- * Parses an environment variable as a size (digits, optional K, M or G).
- * False, with *out untouched, if it is unset or (after a warning) not a size.
- */
-bool env_size(const char *name, size_t *out);
 
 /* Warns once on standard error about a bad environment variable, without stdio. */
 void env_warn(const char *name, const char *value, const char *why);

@@ -65,6 +65,14 @@ if [ "$(uname -m)" = x86_64 ]; then
 	nt=$(printf '%s\n' "$line" | sed -n 's/.*non-temporal from \([0-9]*\) B.*/\1/p')
 	[ -n "$nt" ] && [ "$nt" -le 33554432 ] && ok ||
 		bad "non-temporal threshold '$nt' B: above 32 MiB, or not reported: $line"
+	# The string copy's window ends where non-temporal stores begin, whatever the environment
+	# asks; the step, asked for, is in force.
+	line=$(COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_THRESHOLD=8M COPYPERF_REP_MOVSB_STEP=16K \
+		"$cp" --list | grep -m1 '^# copyperf_memcpy/')
+	case $line in
+	*" below 8388608 B (environment), its first line by vectors from 16384 B (environment);"*) ok ;;
+	*) bad "rep movsb window not cut at the non-temporal threshold, or step not in force: $line" ;;
+	esac
 fi
 
 # --help, --version, --list
