@@ -187,9 +187,8 @@ static VEC_FN void *copy_nontemporal(unsigned char *d, const unsigned char *s, s
  * The line is loaded before the thresholds are tested: a 'rep movsb' that
  * starts while a load from L2 is still in flight waits for it (1.5% at 16
  * KiB on L2 data), and the tests give the load time to land.
+ * For step <= n < step + LINE and disjoint buffers; otherwise as copy_large.
  */
-
-/* step <= n < step + LINE, disjoint buffers; otherwise as copy_large. */
 VEC_INLINE void *copy_across_step(unsigned char *d, const unsigned char *s, size_t n)
 {
 	const struct x86_tuning *t = &x86_tuning;
@@ -197,10 +196,8 @@ VEC_INLINE void *copy_across_step(unsigned char *d, const unsigned char *s, size
 
 	for (size_t i = 0; i < LINE / V; i++)
 		head[i] = VEC_LOAD(s + i * V);
-	if (n >= t->nt_threshold)
-		return copy_nontemporal(d, s, n);
-	if (n < t->rep_movsb_min || n >= t->rep_movsb_max)
-		return VEC_FORWARD(d, s, n);
+	if (!x86_rep_movsb_takes(t, n))
+		return n >= t->nt_threshold ? copy_nontemporal(d, s, n) : VEC_FORWARD(d, s, n);
 	rep_movsb_forward(d + LINE, s + LINE, n - LINE);
 	for (size_t i = 0; i < LINE / V; i++)
 		VEC_STOREU(d + i * V, head[i]);
@@ -219,7 +216,7 @@ VEC_INLINE void *copy_large(unsigned char *d, const unsigned char *s, size_t n, 
 		if (n - t->rep_movsb_step < LINE) /* never where the step is 0: n > 8V */
 			return copy_across_step(d, s, n);
 		/* The string copy's window first: a test fewer to the sizes it takes. */
-		if (n - t->rep_movsb_min < t->rep_movsb_max - t->rep_movsb_min) {
+		if (x86_rep_movsb_takes(t, n)) {
 			rep_movsb_forward(d, s, n);
 			return d;
 		}

@@ -58,6 +58,12 @@ struct x86_tuning {
 
 extern struct x86_tuning x86_tuning;
 
+/* Whether 'rep movsb' takes n: rep_movsb_min <= n < rep_movsb_max, in one compare. */
+static inline bool x86_rep_movsb_takes(const struct x86_tuning *t, size_t n)
+{
+	return n - t->rep_movsb_min < t->rep_movsb_max - t->rep_movsb_min;
+}
+
 /* How a threshold got its value, for copyperf_describe(). */
 enum tuning_origin { FROM_MACHINE, FROM_ENV };
 
