@@ -46,7 +46,7 @@ static int open_buffers(void *ctx, unsigned i, char *why, size_t whylen)
 	return -1;
 }
 
-static void copy_again_and_again(void *ctx, unsigned i)
+static TIMED_LOOP void copy_again_and_again(void *ctx, unsigned i)
 {
 	struct all_cpus *p = ctx;
 	struct worker *w = &p->w[i];

@@ -120,7 +120,7 @@ struct buffers {
 typedef double (*measure_fn)(copy_fn fn, size_t size, const struct buffers *b);
 
 /* The seed's walk: chunk after chunk through the 64 KiB buffers, wrapping, data hot. */
-static double measure_sweep(copy_fn fn, size_t size, const struct buffers *b)
+static TIMED_LOOP double measure_sweep(copy_fn fn, size_t size, const struct buffers *b)
 {
 	copy_fn volatile call = fn;
 	size_t count = SWEEP_BYTES / size, off = 0;
@@ -135,7 +135,7 @@ static double measure_sweep(copy_fn fn, size_t size, const struct buffers *b)
 	return now() - t0;
 }
 
-static double measure_l1(copy_fn fn, size_t size, const struct buffers *b)
+static TIMED_LOOP double measure_l1(copy_fn fn, size_t size, const struct buffers *b)
 {
 	copy_fn volatile call = fn;
 	size_t count = L1_BYTES / size;
@@ -162,7 +162,7 @@ static double measure_large(copy_fn fn, size_t size, const struct buffers *b)
 }
 
 /* One pass over a row's calls; seconds per call. */
-static double measure_dist(copy_fn fn, size_t row, const struct buffers *b)
+static TIMED_LOOP double measure_dist(copy_fn fn, size_t row, const struct buffers *b)
 {
 	copy_fn volatile call = fn;
 	double t0 = now();
@@ -185,7 +185,7 @@ static double measure_threads(copy_fn fn, size_t size, const struct buffers *b)
  * The same copy WARM_BLOCK times in a row, so that what it leaves in the
  * cache is what the next one finds; the first of the block is not counted.
  */
-static double measure_warm(copy_fn fn, size_t size, const struct buffers *b)
+static TIMED_LOOP double measure_warm(copy_fn fn, size_t size, const struct buffers *b)
 {
 	copy_fn volatile call = fn;
 	double t0 = 0;

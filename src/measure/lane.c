@@ -109,8 +109,8 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 }
 
 /* The timed loop, as in the seed: walk the range chunk by chunk, wrap at its end. */
-static void timed_walk(const struct lane *l, copyperf_copy_fn fn, size_t chunk,
-		       struct counters *counters, struct lane_time *t)
+static TIMED_LOOP void timed_walk(const struct lane *l, copyperf_copy_fn fn, size_t chunk,
+				  struct counters *counters, struct lane_time *t)
 {
 	unsigned char *dst = l->dst + l->start;
 	const unsigned char *src = l->src + l->start;

@@ -59,7 +59,7 @@ void replay_close(struct replay *rp)
 	memset(rp, 0, sizeof(*rp));
 }
 
-double replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t passes)
+TIMED_LOOP double replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t passes)
 {
 	uint64_t t0;
 
