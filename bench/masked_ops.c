@@ -4,7 +4,8 @@
  * made of them: a masked 64-byte load and store against plain ones, with all,
  * some and no bytes selected, and with the unselected bytes in an unmapped
  * page (the fault they do not raise may still cost), and what copyperf_memcpy
- * makes of the same edges. Each case is a loop of
+ * and copyperf_memmove make of the same edges and of copies of 0 bytes at
+ * pointers that cannot be read. Each case is a loop of
  * dependent-free moves at one address; ns per move, median of 11 runs.
  * Usage: masked_ops (exit 2 on an argument; 1 without AVX-512BW)
  */
@@ -22,14 +23,16 @@
 #define RUNS 11
 #define T __attribute__((target("avx512f,avx512bw"), noinline))
 
-enum op { PLAIN, MASKED, LIBRARY };
+enum op { PLAIN, MASKED, LIBRARY, LIBRARY_MOVE };
 
 T static void moves(unsigned char *d, const unsigned char *s, __mmask64 m, enum op op)
 {
 	for (int i = 0; i < MOVES; i++) {
 		__asm__ volatile("" : : "r"(d), "r"(s) : "memory");
-		if (op == LIBRARY) /* 8 bytes, or none from NULL (mask none) */
-			copyperf_memcpy(d, m ? s : NULL, m ? 8 : 0);
+		if (op == LIBRARY) /* 8 bytes, or none (mask none) */
+			copyperf_memcpy(d, s, m ? 8 : 0);
+		else if (op == LIBRARY_MOVE)
+			copyperf_memmove(d, s, m ? 8 : 0);
 		else if (op == PLAIN)
 			_mm512_storeu_si512(d, _mm512_loadu_si512(s));
 		else
@@ -94,6 +97,13 @@ int main(int argc, char **argv)
 	printf("  8 bytes, aligned                       %6.3f\n", ns_per_move(b, a, low8, LIBRARY));
 	printf("  8 bytes, the next page unmapped        %6.3f\n",
 	       ns_per_move(edge_dst, edge_src, low8, LIBRARY));
-	printf("  0 bytes from NULL                      %6.3f\n", ns_per_move(b, a, none, LIBRARY));
+	printf("  0 bytes from NULL                      %6.3f\n", ns_per_move(b, NULL, none, LIBRARY));
+	printf("  0 bytes, both one past a mapping's end %6.3f\n",
+	       ns_per_move(edge_dst + 8, edge_src + 8, none, LIBRARY));
+	printf("copyperf_memmove, ns per call\n");
+	printf("  8 bytes, aligned                       %6.3f\n", ns_per_move(b, a, low8, LIBRARY_MOVE));
+	printf("  0 bytes from NULL                      %6.3f\n", ns_per_move(b, NULL, none, LIBRARY_MOVE));
+	printf("  0 bytes, both one past a mapping's end %6.3f\n",
+	       ns_per_move(edge_dst + 8, edge_src + 8, none, LIBRARY_MOVE));
 	return 0;
 }

@@ -3,9 +3,9 @@
  * One x86-64 memcpy/memmove, written once for any vector width.  The file
  * that includes it defines VEC_SIZE, VEC_ISA (the name suffix), VEC_TARGET
  * (the compiler target), vec_t and the VEC_LOAD/STOREU/STOREA/STREAM
- * operations, and, where the ISA has byte masks, may replace the copy of up
- * to 64 bytes (VEC_SMALL, for the
- * calls of n <= 64 that VEC_SMALL_FITS says it may take); it gets
+ * operations, and, where the ISA has byte masks, may replace the copy of
+ * fewer than 64 bytes (VEC_SMALL(d, s, n, is_move), for the calls that
+ * VEC_SMALL_FITS(d, s, n, is_move) says it may take); it gets
  * copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
  * Pieces, by size: up to 64 bytes, one masked move (VEC_SMALL) or four
@@ -322,9 +322,9 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	}
 	if (__builtin_expect(n < 64, 1)) { /* most calls of a mix */
 #ifdef VEC_SMALL
-		if (__builtin_expect(!VEC_SMALL_FITS(d, s, n), 0))
+		if (__builtin_expect(!VEC_SMALL_FITS(d, s, n, is_move), 0))
 			return copy_small_plain(d, s, n);
-		VEC_SMALL(d, s, n);
+		VEC_SMALL(d, s, n, is_move);
 #else
 		copy_upto_64(d, s, n);
 #endif

@@ -103,6 +103,30 @@ static int one(const struct subject *s, const struct guarded *g, size_t n, int s
 	return bad;
 }
 
+/*
+ * A copy of 0 bytes touches nothing, so it may be given pointers that cannot
+ * be read or written: NULL, and inside a PROT_NONE page at its start, middle
+ * and last line.
+ */
+static int nothing_anywhere(const struct subject *s, const struct guarded *g)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *guard = g->dst + g->region; /* the last guard page */
+	unsigned char *const at[] = { NULL, guard, guard + page / 2, guard + page - 64 };
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+		for (size_t j = 0; j < sizeof(at) / sizeof(at[0]); j++) {
+			void *ret = NULL;
+			int sig = copy_catching_faults(s, at[i], at[j], 0, &ret);
+
+			if (sig || ret != at[i])
+				bad += report(s, "guard pages", "n=0, dst %p, src %p: %s", (void *)at[i],
+					      (void *)at[j], sig ? "a signal" : "wrong return value");
+		}
+	return bad;
+}
+
 int check_guard_pages(const struct subject *s)
 {
 	const struct guarded *g = guarded();
@@ -111,6 +135,7 @@ int check_guard_pages(const struct subject *s)
 	if (g == NULL)
 		return report(s, "guard pages", "cannot set up PROT_NONE pages");
 	catch_faults(1);
+	bad += nothing_anywhere(s, g);
 	for (size_t i = 0;; i++) {
 		/* 0..600, then powers of two from 1 KiB to 64 KiB, each also -1 and +1 */
 		size_t n = i <= 600 ? i : ((size_t)1024 << (i - 601) / 3) - 1 + (i - 601) % 3;
