@@ -34,9 +34,9 @@ ALWAYS_INLINE int masked_move_fits(const void *d, const void *s, size_t n, int i
  * bytes: it reads (no byte) from the masks and writes (no byte) to the spare
  * line, not to the line it reads, which would make the next load wait (1.5 ns
  * a call of 0 bytes against 4.3 ns). The stack's top line is no place for
- * either: the call's push and the ret make them wait (6.6-8.6 ns). All
- * threads share the spare line, but an empty store does not take it: two CPUs
- * copying 0 bytes ran 1.6 ns a call each, as one alone.
+ * either: a load there waits for the call's push (6.6 ns), a store there cost
+ * the mixes 6-8%. All threads share the spare line, but an empty store does
+ * not take it: two CPUs copying 0 bytes ran 1.6 ns a call each, as one alone.
  */
 static struct {
 	uint64_t low[64];
