@@ -51,6 +51,7 @@ if [ "$(uname -m)" = x86_64 ]; then
 	env_warning COPYPERF_ISA=avx1024 "not one of generic, sse2, avx2, avx512; ignored"
 	env_warning COPYPERF_NT_THRESHOLD=12Q "not a size"
 	env_warning COPYPERF_NT_PAGES=3 "not 1 or 4; ignored"
+	env_warning COPYPERF_LOOP_VEC=16 "not 32 or 64; ignored"
 	env_warning COPYPERF_REP_MOVSB_MAX=99999999999999999999 "not a size"
 	COPYPERF_ISA=sse2 "$cp" --list 2>"$tmp/err" | grep -q 'x86-64 sse2 variant' && [ ! -s "$tmp/err" ] &&
 		ok || bad "COPYPERF_ISA=sse2 is not the variant in force, or warned: $(cat "$tmp/err")"
@@ -60,6 +61,13 @@ if [ "$(uname -m)" = x86_64 ]; then
 	*"), 1 page at a time (environment);"*) ok ;;
 	*) bad "COPYPERF_NT_PAGES=1 not in force: $line" ;;
 	esac
+	if grep -qw avx512f /proc/cpuinfo; then
+		line=$(COPYPERF_LOOP_VEC=32 "$cp" --list | grep -m1 '^# copyperf_memcpy/')
+		case $line in
+		*"; vector loop: 32-byte loads (environment);"*) ok ;;
+		*) bad "COPYPERF_LOOP_VEC=32 not in force: $line" ;;
+		esac
+	fi
 	# One CPU's LLC share counts at most 64 MiB, so no machine (nor a guest told its host's L3)
 	# gets a non-temporal threshold above half that.
 	nt=$(printf '%s\n' "$line" | sed -n 's/.*non-temporal from \([0-9]*\) B.*/\1/p')
