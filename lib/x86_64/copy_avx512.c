@@ -78,7 +78,8 @@ copy_masked_63(unsigned char *d, const unsigned char *s, size_t n, int is_move)
 }
 
 /* The loop past 8 vectors: its own or AVX2's, as the tuning says (tuning.c). */
-#define VEC_FORWARD(d, s, n) (x86_tuning.loop_vec == 32 ? x86_forward_avx2(d, s, n) : copy_forward(d, s, n))
+#define VEC_FORWARD(d, s, n) \
+	(x86_tuning.loop_vec == 32 ? x86_forward_avx2(d, s, n) : copy_forward(d, s, n))
 #define VEC_SMALL copy_masked_63
 #define VEC_SMALL_FITS masked_move_fits
 #include "vec_copy.h"

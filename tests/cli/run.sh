@@ -61,7 +61,7 @@ if [ "$(uname -m)" = x86_64 ]; then
 	*"), 1 page at a time (environment);"*) ok ;;
 	*) bad "COPYPERF_NT_PAGES=1 not in force: $line" ;;
 	esac
-	if grep -qw avx512f /proc/cpuinfo; then
+	if grep -w avx512f /proc/cpuinfo | grep -w avx512bw | grep -qw avx512vl; then # the AVX-512 variant
 		line=$(COPYPERF_LOOP_VEC=32 "$cp" --list | grep -m1 '^# copyperf_memcpy/')
 		case $line in
 		*"; vector loop: 32-byte loads (environment);"*) ok ;;
