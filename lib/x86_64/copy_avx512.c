@@ -12,21 +12,21 @@
 #include "vec_blocks.h"
 
 /*
- * Whether the masked move may take this call: neither 64-byte window runs into
- * the next page, and for memmove n is not 0 (see copy_masked_63). A masked-off
+ * Whether the masked move may take this call: neither 32-byte window runs into
+ * the next page, and for memmove n is not 0 (see copy_under_64). A masked-off
  * byte in an unmapped or read-only page costs a suppressed fault, 100-800 ns
- * (bench/masked_ops.c); a window runs into the next page for 1.5% of random
+ * (bench/masked_ops.c); a window runs into the next page for 0.8% of random
  * pointers, and those take the plain moves.
  */
 ALWAYS_INLINE int masked_move_fits(const void *d, const void *s, size_t n, int is_move)
 {
 	uintptr_t ps = (uintptr_t)s, pd = (uintptr_t)d;
 
-	/* the window's last byte is in another page: adding 63 changes the page number */
-	return (n || !is_move) && !((((ps + 63) ^ ps) | ((pd + 63) ^ pd)) & 4096);
+	/* the window's last byte is in another page: adding 31 changes the page number */
+	return (n || !is_move) && !((((ps + 31) ^ ps) | ((pd + 31) ^ pd)) & 4096);
 }
 
-#define LOW(n) (((uint64_t)1 << (n)) - 1)
+#define LOW(n) (uint32_t)(((uint64_t)1 << (n)) - 1)
 #define LOW4(n) LOW(n), LOW(n + 1), LOW(n + 2), LOW(n + 3)
 #define LOW16(n) LOW4(n), LOW4(n + 4), LOW4(n + 8), LOW4(n + 12)
 /*
@@ -39,15 +39,20 @@ ALWAYS_INLINE int masked_move_fits(const void *d, const void *s, size_t n, int i
  * not take it: two CPUs copying 0 bytes ran 1.6 ns a call each, as one alone.
  */
 static struct {
-	uint64_t low[64];
-	unsigned char spare[64];
-} masked __attribute__((aligned(64))) = { { LOW16(0), LOW16(16), LOW16(32), LOW16(48) }, { 0 } };
+	uint32_t low[33];
+	unsigned char spare[64] __attribute__((aligned(64)));
+} masked __attribute__((aligned(64))) = { { LOW16(0), LOW16(16), LOW(32) }, { 0 } };
 
 /*
- * 0 <= n < 64 in one masked move: no size ladder, so a call whose size the
- * branch predictor cannot guess costs no mispredicted branch (BENCHMARKS.md,
- * "Call mixes"). Masked-off bytes are neither read nor written and do not
- * fault. The load comes first: memmove too.
+ * 0 <= n < 64 with one size test that the branch predictor may miss: up to 32
+ * bytes one masked 32-byte move (no ladder of widths), above two plain ones
+ * from both ends. Masked-off bytes are neither read nor written and do not
+ * fault, but their lines are fetched all the same: a 64-byte window at a
+ * random address touches a line the copy does not need most of the time, and
+ * from memory that cost the mixes 6-10% (one masked 64-byte move for all of
+ * 0-63 ran them 10-19% faster at L1 and L2 and 6-10% slower from memory on the
+ * Intel Xeon: BENCHMARKS.md, "Call mixes"). Every load comes before any
+ * store: memmove too.
  * A copy of 0 bytes may come with any pointers, NULL or one past a mapping's
  * end, where even an empty masked move costs a suppressed fault. memcpy moves
  * such a call to the lines above with two conditional moves (in asm, so that
@@ -58,15 +63,23 @@ static struct {
  * moves and the table cost more than they save (its mixes at L2 2-3%), and
  * masked_move_fits sends its zeros to the plain moves (BENCHMARKS.md).
  */
-ALWAYS_INLINE __attribute__((target("avx512f,avx512bw,bmi2"))) void
-copy_masked_63(unsigned char *d, const unsigned char *s, size_t n, int is_move)
+ALWAYS_INLINE __attribute__((target("avx2,avx512f,avx512bw,avx512vl,bmi2"))) void
+copy_under_64(unsigned char *d, const unsigned char *s, size_t n, int is_move)
 {
-	__mmask64 m;
+	__mmask32 m;
 
+	if (n > 32) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)s);
+		__m256i b = _mm256_loadu_si256((const __m256i *)(s + n - 32));
+
+		_mm256_storeu_si256((__m256i *)d, a);
+		_mm256_storeu_si256((__m256i *)(d + n - 32), b);
+		return;
+	}
 	if (is_move) {
-		m = _bzhi_u64(~0ull, (unsigned)n);
+		m = _bzhi_u32(~0u, (unsigned)n);
 	} else {
-		m = _load_mask64((__mmask64 *)&masked.low[n]);
+		m = _load_mask32((__mmask32 *)&masked.low[n]);
 		__asm__("test %2, %2\n\t"
 			"cmovz %3, %1\n\t"
 			"cmovz %4, %0"
@@ -74,12 +87,12 @@ copy_masked_63(unsigned char *d, const unsigned char *s, size_t n, int is_move)
 			: "r"(n), "r"(masked.low), "r"(masked.spare)
 			: "cc");
 	}
-	_mm512_mask_storeu_epi8(d, m, _mm512_maskz_loadu_epi8(m, s));
+	_mm256_mask_storeu_epi8(d, m, _mm256_maskz_loadu_epi8(m, s));
 }
 
 /* The loop past 8 vectors: its own or AVX2's, as the tuning says (tuning.c). */
 #define VEC_FORWARD(d, s, n) \
 	(x86_tuning.loop_vec == 32 ? x86_forward_avx2(d, s, n) : copy_forward(d, s, n))
-#define VEC_SMALL copy_masked_63
+#define VEC_SMALL copy_under_64
 #define VEC_SMALL_FITS masked_move_fits
 #include "vec_copy.h"

@@ -8,7 +8,7 @@
  * VEC_SMALL_FITS(d, s, n, is_move) says it may take); it gets
  * copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
- * Pieces, by size: up to 64 bytes, one masked move (VEC_SMALL) or four
+ * Pieces, by size: up to 64 bytes, masked moves (VEC_SMALL) or four
  * overlapping ones (vec_blocks.h); up to 8 vectors, overlapping vectors
  * from both ends; above, 'rep movsb' in its window, else non-temporal stores
  * from their threshold (disjoint buffers only, both), else a 4-vector loop
