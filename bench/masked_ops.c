@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What AVX-512 masked moves cost on this CPU, the copies of 0-64 bytes being
+ * What AVX-512 masked moves cost on this CPU, the copies of 0-32 bytes being
  * made of them: a masked 64-byte load and store against plain ones, with all,
- * some and no bytes selected, and with the unselected bytes in an unmapped
+ * some and no bytes selected, with the unselected bytes on a second line (it
+ * is fetched all the same), and with the unselected bytes in an unmapped
  * page (the fault they do not raise may still cost), and what copyperf_memcpy
  * and copyperf_memmove make of the same edges and of copies of 0 bytes at
  * pointers that cannot be read. Each case is a loop of

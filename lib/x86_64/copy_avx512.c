@@ -50,7 +50,7 @@ static struct {
  * fault, but their lines are fetched all the same: a 64-byte window at a
  * random address touches a line the copy does not need most of the time, and
  * from memory that cost the mixes 6-10% (one masked 64-byte move for all of
- * 0-63 ran them 10-19% faster at L1 and L2 and 6-10% slower from memory on the
+ * 0-63 ran them 9-16% faster at L1 and L2 and 6-10% slower from memory on the
  * Intel Xeon: BENCHMARKS.md, "Call mixes"). Every load comes before any
  * store: memmove too.
  * A copy of 0 bytes may come with any pointers, NULL or one past a mapping's
