@@ -9,13 +9,8 @@
 # the kernel booted again with a module that reads past a kmalloc on purpose,
 # whose log must show KASAN's report of it, found by the same log check.
 # usage: run.sh STATIC_COPYPERF STATIC_IOCTL_CASES STATIC_IOCTL_STORM
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-work=$top/build/kernel-debug
-. "$top/tests/tally.sh"
-. "$top/scripts/kernel/kernel-lock.sh"
-. "$top/scripts/kernel/judge-guest.sh"
+guest_work=kernel-debug
+. "$(dirname "$0")/../guest-runner.sh"
 
 if ! tree=$("$top/scripts/kernel/kernel-tree.sh" x86_64-debug/tiny x86_64 tinyconfig \
 	"$top/scripts/kernel/x86_64-debug.config"); then

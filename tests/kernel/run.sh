@@ -4,13 +4,8 @@
 # the guest runs guest.sh.  Fails on any failed guest check, on a BUG, WARNING,
 # Oops or soft lockup in the guest's kernel log, and on a guest that hangs.
 # usage: run.sh STATIC_COPYPERF STATIC_IOCTL_CASES
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-work=$top/build/kernel-test
-. "$top/tests/tally.sh"
-. "$top/scripts/kernel/kernel-lock.sh"
-. "$top/scripts/kernel/judge-guest.sh"
+guest_work=kernel-test
+. "$(dirname "$0")/../guest-runner.sh"
 
 # watchdog_thresh=1: a walk that holds the CPU for 2 s is reported as a soft lockup.
 "$top/scripts/kernel/x86_64-guest.sh" "$work" 120 "$here/guest.sh" "$1" "$2" \

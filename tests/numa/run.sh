@@ -5,13 +5,8 @@
 # checks that the machine block lists both nodes, and that each placement puts the buffers
 # where it says, as the kernel reports them back (guest.sh).
 # usage: run.sh COPYPERF
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-work=$top/build/numa-test
-. "$top/tests/tally.sh"
-. "$top/scripts/kernel/kernel-lock.sh"
-. "$top/scripts/kernel/judge-guest.sh"
+guest_work=numa-test
+. "$(dirname "$0")/../guest-runner.sh"
 
 cp=$1
 numa=$(ldconfig -p | sed -n 's/^[[:space:]]*libnuma\.so\.1 (libc6,x86-64) => //p' | head -1)
