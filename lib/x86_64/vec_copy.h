@@ -305,8 +305,11 @@ static __attribute__((noinline, cold)) VEC_FN void *copy_small_plain(unsigned ch
 /*
  * The copy of any size. A taken branch costs about a cycle a call on Zen 4
  * (BENCHMARKS.md, the sweep at 128 B: 12-15%), so the order of the tests is
- * the order of the code: 64..128 bytes fall through the first test, fewer
- * take one branch, and more one more.
+ * the order of the code. With byte masks, fewer than 64 bytes fall through
+ * the first test, and the others test for more than 8 vectors next (on the
+ * Intel Xeon, against 64..128 first: the mixes 2-9% and the sweep at 8-64 B
+ * 2-11% faster, BENCHMARKS.md); without them, 64..128 bytes fall through the
+ * first test, fewer take one branch, and more one more.
  */
 VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 {
@@ -318,21 +321,30 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	 * its own, not in a jump to a shared 'mov; ret' (which cost a cycle a call).
 	 */
 	__asm__("" : "+a"(dst));
+#ifdef VEC_SMALL
+	if (__builtin_expect(n < 64, 1)) { /* most calls of a mix */
+		if (__builtin_expect(!VEC_SMALL_FITS(d, s, n, is_move), 0))
+			return copy_small_plain(d, s, n);
+		VEC_SMALL(d, s, n, is_move);
+		return dst;
+	}
+	if (n > 8 * V)
+		return is_move ? copy_large_memmove(d, s, n) : copy_large_memcpy(d, s, n);
+	if (__builtin_expect(n - 64 <= 64, 1)) {
+		copy_64_128(d, s, n);
+		return dst;
+	}
+#else
 	if (__builtin_expect(n - 64 <= 64, 1)) {
 		copy_64_128(d, s, n);
 		return dst;
 	}
 	if (__builtin_expect(n < 64, 1)) { /* most calls of a mix */
-#ifdef VEC_SMALL
-		if (__builtin_expect(!VEC_SMALL_FITS(d, s, n, is_move), 0))
-			return copy_small_plain(d, s, n);
-		VEC_SMALL(d, s, n, is_move);
-#else
 		copy_upto_64(d, s, n);
-#endif
 		return dst;
 	}
-	/* At this point: n > 128. */
+#endif
+	/* At this point: n > 128 (and n <= 8V with byte masks). */
 	if (4 * V > 128 && n <= 4 * V)
 		copy_upto_4vec(d, s, n);
 	else if (8 * V > 128 && n <= 8 * V)
