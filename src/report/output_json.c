@@ -51,18 +51,18 @@ static void json_ints(FILE *f, const int *v, size_t n)
 
 static void machine(FILE *f, const struct machine_info *m)
 {
-	fputs("\"machine\":{\"cpu\":", f);
-	json_string(f, m->cpu);
-	fputs(",\"arch\":", f);
-	json_string(f, m->arch);
-	fputs(",\"kernel\":", f);
-	json_string(f, m->kernel);
-	fputs(",\"libc\":", f);
-	json_string(f, m->libc);
-	fputs(",\"compiler\":", f);
-	json_string(f, m->compiler);
-	fputs(",\"host\":", f);
-	json_string(f, m->host);
+	const struct {
+		const char *key, *value;
+	} text[] = {
+		{ "cpu", m->cpu },   { "arch", m->arch },         { "kernel", m->kernel },
+		{ "libc", m->libc }, { "compiler", m->compiler }, { "host", m->host },
+	};
+
+	fputs("\"machine\":{", f);
+	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+		fprintf(f, "%s\"%s\":", i ? "," : "", text[i].key);
+		json_string(f, text[i].value);
+	}
 	fputs(",\"caches\":{", f);
 	for (size_t i = 0; i < m->n_caches; i++) {
 		const struct cp_cache *c = &m->caches[i];
