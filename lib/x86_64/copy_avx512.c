@@ -51,8 +51,8 @@ static struct {
  * random address touches a line the copy does not need most of the time, and
  * from memory that cost the mixes 6-10% (one masked 64-byte move for all of
  * 0-63 ran them 9-16% faster at L1 and L2 and 6-10% slower from memory on the
- * Intel Xeon: BENCHMARKS.md, "Call mixes"). Every load comes before any
- * store: memmove too.
+ * Intel Xeon: BENCHMARKS.md, "what a small copy from memory pays for"). Every
+ * load comes before any store: memmove too.
  * A copy of 0 bytes may come with any pointers, NULL or one past a mapping's
  * end, where even an empty masked move costs a suppressed fault. memcpy moves
  * such a call to the lines above with two conditional moves (in asm, so that
