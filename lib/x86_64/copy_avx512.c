@@ -42,7 +42,7 @@ ALWAYS_INLINE int masked_move_fits(const void *d, const void *s, size_t n)
  * own lines with conditional moves instead ran the memcpy mixes 6% faster but
  * the sweep's loops of one size 8-13% slower at 8-32 B (BENCHMARKS.md).
  */
-ALWAYS_INLINE __attribute__((target("avx2,avx512f,avx512bw,avx512vl,bmi2"))) void
+ALWAYS_INLINE __attribute__((target(VEC_TARGET))) void
 copy_under_64(unsigned char *d, const unsigned char *s, size_t n)
 {
 	__mmask32 m;

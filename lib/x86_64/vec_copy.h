@@ -330,15 +330,12 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	}
 	if (n > 8 * V)
 		return is_move ? copy_large_memmove(d, s, n) : copy_large_memcpy(d, s, n);
+#endif
 	if (__builtin_expect(n - 64 <= 64, 1)) {
 		copy_64_128(d, s, n);
 		return dst;
 	}
-#else
-	if (__builtin_expect(n - 64 <= 64, 1)) {
-		copy_64_128(d, s, n);
-		return dst;
-	}
+#ifndef VEC_SMALL
 	if (__builtin_expect(n < 64, 1)) { /* most calls of a mix */
 		copy_upto_64(d, s, n);
 		return dst;
