@@ -186,9 +186,9 @@ static VEC_FN void *copy_nontemporal(unsigned char *d, const unsigned char *s, s
  * The line is loaded before the thresholds are tested: a 'rep movsb' that
  * starts while a load from L2 is still in flight waits for it (1.5% at 16
  * KiB on L2 data), and the tests give the load time to land.
- * For step <= n < step + LINE and disjoint buffers; otherwise as copy_large.
- * Out of line: in line, the compiler hoisted its window test above the step's
- * test in copy_large, and the l1 table's 4096 B row lost 1.4% (0.986x).
+ * For step <= n < step + LINE in the window, disjoint buffers; the window is
+ * tested again after the loads, and would fall back as copy_large does.
+ * Out of line, so that copy_large's own paths stay short.
  */
 static __attribute__((noinline)) VEC_FN void *copy_across_step(unsigned char *d, const unsigned char *s,
 								size_t n)
@@ -214,11 +214,19 @@ VEC_INLINE void *copy_large(unsigned char *d, const unsigned char *s, size_t n, 
 
 	if (is_move && ahead < n)
 		return ahead ? copy_backward(d, s, n) : d;
+	/*
+	 * Below the string copy's window (and so below the non-temporal threshold,
+	 * never under it) the loop, by one test; in the window 'rep movsb' falls
+	 * through. Against the step first and the window's copy by a jump: the
+	 * mixes' 742 B calls 2-4% and the l1 table's 4096 B row 3% faster on the
+	 * Intel Xeon (BENCHMARKS.md, seventh session).
+	 */
+	if (n < t->rep_movsb_min)
+		return VEC_FORWARD(d, s, n);
 	if (!is_move || (uintptr_t)s - (uintptr_t)d >= n) { /* disjoint */
-		if (n - t->rep_movsb_step < LINE) /* never where the step is 0: n > 8V */
-			return copy_across_step(d, s, n);
-		/* The string copy's window first: a test fewer to the sizes it takes. */
 		if (x86_rep_movsb_takes(t, n)) {
+			if (n - t->rep_movsb_step < LINE) /* never where the step is 0: n > 8V */
+				return copy_across_step(d, s, n);
 			rep_movsb_forward(d, s, n);
 			return d;
 		}
