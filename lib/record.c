@@ -41,11 +41,18 @@
  * execs another gives it the environment: the new program records for
  * itself, and the last process to exit has FILE; FILE=mix.%p keeps them all,
  * a server's workers too.  A vfork(2) child shares its parent's memory until
- * it execs, so the few copies it makes count as the parent's.
+ * it execs, so the few copies it makes count as the parent's.  A child made
+ * without fork(3) (_Fork, the raw system call) runs no fork handler and holds
+ * its parent's counts with its own: it writes nothing, and says so.  Threads
+ * that call exit(3) at once (undefined in C; glibc 2.36 lets one end the
+ * process while another writes) may leave FILE unwritten, FILE.tmp.<pid>
+ * behind.  A file size limit (RLIMIT_FSIZE) makes the write fail, not the
+ * program die of SIGXFSZ.
  */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -81,8 +88,15 @@ static unsigned long lost; /* calls not counted: their thread's block could not 
 
 static pthread_key_t exits;   /* its destructor retires a thread's block */
 static bool exits_ok;
+/*
+ * This thread's block was retired by its exit: copies made by destructors
+ * that run after ours (jemalloc's re-arm themselves) take a block for one
+ * call at a time, or each pass would take one that no destructor retires.
+ */
+static __thread bool exited __attribute__((tls_model("initial-exec")));
 
 static pid_t recorder;        /* the process that read COPYPERF_RECORD */
+static pid_t counter;         /* the process whose counts the blocks hold */
 static char shown[PATH_MAX];  /* FILE as given, for messages */
 static char path[PATH_MAX];   /* FILE from the directory we started in */
 static int path_err;          /* why path could not be made, or 0 */
@@ -105,8 +119,11 @@ static struct block *block_adopt(void)
 	return NULL;
 }
 
-/* The thread's first call: a retired block, else a new one on the list. */
-__attribute__((noinline, cold)) static struct block *block_new(void)
+/*
+ * The thread's first call: a retired block, else a new one on the list; the
+ * thread's own from then on if keep, else for this call only.
+ */
+__attribute__((noinline, cold)) static struct block *block_new(bool keep)
 {
 	int saved = errno; /* the program may be reading errno around its copies */
 	struct block *b = block_adopt();
@@ -124,10 +141,12 @@ __attribute__((noinline, cold)) static struct block *block_new(void)
 						    __ATOMIC_RELAXED))
 			;
 	}
-	/* Set first: a copy made inside pthread_setspecific is counted, not sent back here. */
-	copyperf_record_self = &b->c;
-	if (exits_ok)
-		pthread_setspecific(exits, b);
+	if (keep) {
+		/* Set first: a copy made inside pthread_setspecific is counted, not sent back here. */
+		copyperf_record_self = &b->c;
+		if (exits_ok)
+			pthread_setspecific(exits, b);
+	}
 	errno = saved;
 	return b;
 }
@@ -137,7 +156,8 @@ static void thread_exits(void *block)
 {
 	struct block *b = block;
 
-	copyperf_record_self = NULL; /* a later call of this thread takes a block again */
+	copyperf_record_self = NULL; /* a later call of this thread takes a block for itself */
+	exited = true;
 	__atomic_store_n(&b->retired, 1, __ATOMIC_RELEASE);
 }
 
@@ -180,8 +200,9 @@ void copyperf_record(const void *dst, const void *src, size_t n)
 	/* c is the first member of its block: the block is where c is. */
 	struct block *b = (struct block *)copyperf_record_self;
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+	bool late = b == NULL && exited;
 
-	if (b == NULL && (b = block_new()) == NULL)
+	if (b == NULL && (b = block_new(!late)) == NULL)
 		return;
 	if (n <= RECORD_SMALL_MAX)
 		b->c.small[n]++;
@@ -190,11 +211,14 @@ void copyperf_record(const void *dst, const void *src, size_t n)
 	if (n && d < s + n && s < d + n)
 		b->overlap++;
 	b->c.align[copyperf_record_align(dst)][copyperf_record_align(src)]++;
+	if (late)
+		__atomic_store_n(&b->retired, 1, __ATOMIC_RELEASE);
 }
 
 /* The forked child's counts start from none: its parent's are in its parent's file. */
 static void forked_child(void)
 {
+	counter = getpid();
 	blocks = NULL;
 	copyperf_record_self = NULL;
 }
@@ -232,7 +256,7 @@ __attribute__((constructor)) static void record_setup(void)
 	if (file == NULL || *file == '\0')
 		return;
 	set_path(file);
-	recorder = getpid();
+	recorder = counter = getpid();
 	pthread_atfork(NULL, NULL, forked_child);
 	exits_ok = pthread_key_create(&exits, thread_exits) == 0;
 	__atomic_store_n(&copyperf_record_on, 1, __ATOMIC_RELEASE);
@@ -351,32 +375,50 @@ static bool merge(struct record_mix *mix, uint64_t *small)
 	return true;
 }
 
+/* The merged mix to file, or why not. */
+static void write_mix(const struct record_mix *mix, bool forked, const char *file, const char *as)
+{
+	if (lost)
+		record_say("some threads' calls not counted: no memory for their counters", (char *)NULL);
+	if (path_err)
+		record_cannot_write(as, path_err);
+	else if (mix->calls)
+		record_file_write(mix, file, as);
+	else if (!forked) /* a forked child that copied nothing has nothing to say */
+		record_say("no memcpy, memmove or mempcpy call recorded; '", as, "' not written",
+			   (char *)NULL);
+}
+
 __attribute__((destructor)) static void record_finish(void)
 {
 	static uint64_t small[RECORD_SMALL_MAX + 1];
 	static char file[PATH_MAX], as[PATH_MAX];
 	struct record_mix mix = { 0 };
 	bool forked = getpid() != recorder;
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, was;
+	bool restore;
 
 	/* Once, and the copies made from here on are not counted. */
 	if (!__atomic_exchange_n(&copyperf_record_on, 0, __ATOMIC_ACQ_REL))
 		return;
 	if (forked && !per_process(path))
 		return;
+	if (getpid() != counter) {
+		record_say("a child made without fork(3) holds its parent's counts; not written",
+			   (char *)NULL);
+		return;
+	}
+	/* Past a file size limit a write fails with EFBIG, and the program keeps its exit status. */
+	sigemptyset(&ignore.sa_mask);
+	restore = sigaction(SIGXFSZ, &ignore, &was) == 0;
 	if (!record_name(as, sizeof(as), shown, "") ||
 	    (!record_name(file, sizeof(file), path, "") && !path_err))
 		path_err = ENAMETOOLONG;
-	if (!merge(&mix, small)) {
+	if (!merge(&mix, small))
 		record_cannot_write(as, ENOMEM);
-		return;
-	}
-	if (lost)
-		record_say("some threads' calls not counted: no memory for their counters", (char *)NULL);
-	if (path_err)
-		record_cannot_write(as, path_err);
-	else if (mix.calls)
-		record_file_write(&mix, file, as);
-	else if (!forked) /* a forked child that copied nothing has nothing to say */
-		record_say("no memcpy, memmove or mempcpy call recorded; '", as, "' not written",
-			   (char *)NULL);
+	else
+		write_mix(&mix, forked, file, as);
+	if (restore)
+		sigaction(SIGXFSZ, &was, NULL);
 }
+

@@ -45,8 +45,10 @@ PRELOAD_OBJ := $(BUILD)/lib/preload.o $(BUILD)/lib/record.o $(BUILD)/lib/record_
 
 # The C library's string functions are what the shim replaces: do not let the compiler call them.
 $(PRELOAD_OBJ): ALL_CFLAGS += -fno-builtin
+# Never unloaded (-z nodelete): a thread that exits after a dlclose would call the
+# recorder's thread-exit handler in unmapped code.
 $(PRELOAD_SO): $(PRELOAD_OBJ) $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libcopyperf-preload.so $(LDFLAGS) -o $@ $^
+	$(CC) -shared -Wl,-soname,libcopyperf-preload.so -Wl,-z,nodelete $(LDFLAGS) -o $@ $^
 
 $(PRELOAD_PROBE): $(BUILD)/tests/preload/probe.o
 	$(CC) $(LDFLAGS) -o $@ $^

@@ -12,15 +12,25 @@
  *                  prints how much its resident memory grew meanwhile, in KiB
  *   mix signals    2000000 copies of 24 bytes, interrupted every 50 us by a
  *                  signal whose handler copies 40; prints the handler's count
+ *   mix late N     as threads N, each also with a thread-exit destructor that
+ *                  copies 7 bytes and re-arms itself (as jemalloc's does);
+ *                  prints the memory growth and the destructor's copies
+ *   mix rawfork    as fork, the child made by _Fork(3), which runs no handler
+ *   mix fsize N    a file size limit of 0 bytes, one copy, then exit(N)
+ *   mix dlclose SO loads SO (the shim) with dlopen, copies with its memcpy in
+ *                  a thread, unloads it, then lets the thread exit
  * Every buffer is 4096-byte aligned, so an offset in it is its alignment.
  */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -157,7 +167,7 @@ static int known(void)
 }
 
 /* 3 copies of 5 bytes; a child that makes 2 of 9 and exits; 1 more of 5 in the parent. */
-static int forks(void)
+static int forks(bool raw)
 {
 	int status;
 	pid_t child;
@@ -165,7 +175,7 @@ static int forks(void)
 	for (unsigned i = 0; i < 3; i++)
 		cpy(dst[0], src[0], 5);
 	fflush(stdout);
-	child = fork();
+	child = raw ? _Fork() : fork(); /* _Fork runs no fork handler */
 	if (child < 0)
 		return 1;
 	if (child == 0) {
@@ -219,6 +229,71 @@ static int threads(unsigned n)
 	return 0;
 }
 
+static pthread_key_t rearmed;
+static unsigned long late_copies;
+
+/* Copies and asks to run again, as long as the C library calls destructors. */
+static void late_destructor(void *arg)
+{
+	cpy(spare + 256, spare + 512, 7);
+	__atomic_fetch_add(&late_copies, 1, __ATOMIC_RELAXED);
+	pthread_setspecific(rearmed, arg);
+}
+
+static void *short_lived_rearmed(void *arg)
+{
+	short_lived(arg);
+	pthread_setspecific(rearmed, spare);
+	return arg;
+}
+
+/* Threads whose exit copies after the recorder's own exit handler has run. */
+static int late(unsigned n)
+{
+	long before;
+	pthread_t t;
+
+	if (pthread_key_create(&rearmed, late_destructor) != 0)
+		return 1;
+	if (pthread_create(&t, NULL, short_lived_rearmed, NULL) != 0 || pthread_join(t, NULL) != 0)
+		return 1;
+	before = resident_kib();
+	for (unsigned i = 1; i < n; i++)
+		if (pthread_create(&t, NULL, short_lived_rearmed, NULL) != 0 ||
+		    pthread_join(t, NULL) != 0)
+			return 1;
+	printf("%ld %lu\n", resident_kib() - before, late_copies);
+	return 0;
+}
+
+static void *copy_with(void *fn)
+{
+	copy_fn f = (copy_fn)fn;
+
+	f(dst[2], src[2], 4);
+	usleep(100000); /* the shim is unloaded meanwhile */
+	return NULL;
+}
+
+/* The shim loaded and unloaded by the program itself, a thread of it still to exit. */
+static int unloaded(const char *so)
+{
+	void *lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	void *fn;
+	pthread_t t;
+
+	if (lib == NULL || (fn = dlsym(lib, "memcpy")) == NULL)
+		return 1;
+	if (pthread_create(&t, NULL, copy_with, fn) != 0)
+		return 1;
+	usleep(20000);
+	dlclose(lib);
+	if (pthread_join(t, NULL) != 0)
+		return 1;
+	printf("survived\n");
+	return 0;
+}
+
 static volatile sig_atomic_t handled;
 
 static void copy_in_handler(int sig)
@@ -253,19 +328,30 @@ int main(int argc, char **argv)
 		return known();
 	if (strcmp(what, "none") == 0)
 		return 0;
-	if (strcmp(what, "fork") == 0)
-		return forks();
+	if (strcmp(what, "fork") == 0 || strcmp(what, "rawfork") == 0)
+		return forks(what[0] == 'r');
 	if (strcmp(what, "signals") == 0)
 		return signals();
 	if (strcmp(what, "threads") == 0 && argc > 2)
 		return threads((unsigned)atoi(argv[2]));
+	if (strcmp(what, "late") == 0 && argc > 2)
+		return late((unsigned)atoi(argv[2]));
+	if (strcmp(what, "dlclose") == 0 && argc > 2)
+		return unloaded(argv[2]);
+	if (strcmp(what, "fsize") == 0 && argc > 2) {
+		struct rlimit none = { 0, 0 };
+
+		if (setrlimit(RLIMIT_FSIZE, &none) != 0)
+			return 1;
+	}
 	cpy(dst[0], src[0], 5);
-	if (strcmp(what, "exit") == 0 && argc > 2)
+	if ((strcmp(what, "exit") == 0 || strcmp(what, "fsize") == 0) && argc > 2)
 		exit(atoi(argv[2]));
 	if (strcmp(what, "_exit") == 0)
 		_exit(0);
 	if (strcmp(what, "chdir") == 0 && argc > 2)
 		return chdir(argv[2]) == 0 ? 0 : 1;
-	fprintf(stderr, "usage: mix [known | none | exit N | _exit | fork | chdir DIR | threads N | signals]\n");
+	fprintf(stderr, "usage: mix [known | none | exit N | _exit | fork | rawfork | chdir DIR | "
+			"threads N | late N | signals | fsize N | dlclose SO]\n");
 	return 2;
 }

@@ -116,6 +116,36 @@ child=$(record 'fork.%p' "$mix" fork) && parent=$(ls "$rec" | grep -vxF "fork.$c
 	bad "fork with %p: child $child, files: $(ls -A "$rec")"
 rm -f "$rec"/*
 
+# A child of the raw system call runs no fork handler: its counts are its parent's too.
+child=$(record 'raw.%p' "$mix" rawfork) && parent=$(ls "$rec" | grep -vxF "raw.$child") &&
+	$check calls "$rec/$parent" 5:4 && [ -z "$(others "$parent")" ] && [ "$(cat "$tmp/rec.err")" = \
+	"copyperf: COPYPERF_RECORD: a child made without fork(3) holds its parent's counts; not written" ] &&
+	ok "a child made without fork(3): the parent's 4 calls in $parent; the child writes nothing, says why" ||
+	bad "raw fork: child $child, files: $(ls -A "$rec"), stderr '$(cat "$tmp/rec.err")'"
+rm -f "$rec"/*
+
+# A file size limit: the write fails (EFBIG), the program is not killed by SIGXFSZ.
+said=$(cd "$rec" && COPYPERF_RECORD=fs.mix LD_PRELOAD=$so "$mix" fsize 4 2>&1 >/dev/null; echo "status $?")
+[ "$said" = "copyperf: COPYPERF_RECORD: cannot write 'fs.mix': File too large
+status 4" ] && [ -z "$(ls -A "$rec")" ] &&
+	ok "a file size limit of 0: one line on stderr, exit status 4 kept, no file left" ||
+	bad "a file size limit of 0: '$said', files: $(ls -A "$rec")"
+
+# The shim dlopen'ed and dlclose'd while a thread that copied is still to exit: no crash.
+(cd "$rec" && COPYPERF_RECORD=dl.mix "$mix" dlclose "$so" >"$tmp/dl" 2>"$tmp/rec.err") &&
+	[ "$(cat "$tmp/dl")" = survived ] && $check calls "$rec/dl.mix" 4:1 &&
+	ok "the shim unloaded by dlclose before a thread exits: no crash, its call recorded" ||
+	bad "dlclose: status $?, output '$(cat "$tmp/dl")', stderr '$(cat "$tmp/rec.err")'"
+rm -f "$rec"/*
+
+# Destructors that copy and re-arm (as jemalloc's do) after the recorder's: each such thread
+# kept a block of its own (52 KiB), 100 MB for these 2000 threads.
+set -- $(record late.mix "$mix" late 2000)
+[ $# = 2 ] && [ "$1" -lt 2048 ] && $check calls "$rec/late.mix" 13:6000 "7:$2" &&
+	ok "2000 threads whose exit copies after the recorder's: all calls, memory grew by $1 KiB" ||
+	bad "late copies at thread exit: '$*', or the file is wrong"
+rm -f "$rec"/*
+
 # Without taking over exited threads' counters this grew by 16 MB (8 KiB a thread).
 grew=$(record threads.mix "$mix" threads 2000) && [ "$grew" -lt 2048 ] &&
 	$check calls "$rec/threads.mix" 13:6000 &&
