@@ -31,6 +31,23 @@ static void *wrong_at_37(void *dst, const void *src, size_t n)
 	return dst;
 }
 
+/* Copies nothing at exactly 100 bytes: a replay must not take earlier calls' bytes for its own. */
+static void *nothing_at_100(void *dst, const void *src, size_t n)
+{
+	if (n != 100)
+		memcpy(dst, src, n);
+	return dst;
+}
+
+/* Right bytes, but at 100 bytes also changes one 70 bytes past the end. */
+static void *stray_at_100(void *dst, const void *src, size_t n)
+{
+	memcpy(dst, src, n);
+	if (n == 100)
+		((unsigned char *)dst)[n + 70] ^= 0xff;
+	return dst;
+}
+
 /* Claims to allow overlap but always copies forward: wrong when dst overlaps src from above. */
 static void *forward_only(void *dst, const void *src, size_t n)
 {
@@ -61,6 +78,9 @@ static const struct copyperf_routine broken[] = {
 	  0 },
 	{ "broken-move", "test only: a memmove that always copies forward", forward_only, NULL,
 	  COPYPERF_OVERLAP_OK },
+	{ "broken-noop-100", "test only: copies nothing at exactly 100 B", nothing_at_100, NULL, 0 },
+	{ "broken-stray-100", "test only: at 100 B also writes 70 B past the end", stray_at_100,
+	  NULL, 0 },
 	{ "broken-off-cpu0", "test only: wrong on any CPU but the process's first", wrong_off_first_cpu,
 	  NULL, 0 },
 };

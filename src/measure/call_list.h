@@ -39,6 +39,15 @@ struct call_list {
 /* The fewest calls a list holds: far more than a branch predictor learns. */
 #define CALL_LIST_CALLS 65536
 #define CALL_LIST_MAX_CALLS (1u << 22)
+/*
+ * But a pass copies about 4 GiB at most: a mix of large copies (a program's
+ * own, say) gets fewer calls, at least CALL_LIST_FEWEST, where the branches
+ * between them weigh nothing beside the copies.
+ */
+#define CALL_LIST_PASS_BYTES (4ull << 30)
+#define CALL_LIST_FEWEST 4
+/* A measurement makes at most a call for each 8 bytes of its total, one pass at least. */
+#define CALL_LIST_CALL_BYTES 8
 
 /* The largest size a call may have: offsets are 32-bit. */
 #define CALL_MAX_SIZE (1ull << 30)
@@ -54,14 +63,21 @@ void call_list_free(struct call_list *l);
 
 /*
  * The calls a list over working_set bytes holds: one per cache line of it, so
- * that a pass touches every line, from CALL_LIST_CALLS to CALL_LIST_MAX_CALLS.
+ * that a pass touches every line, from CALL_LIST_CALLS to CALL_LIST_MAX_CALLS;
+ * fewer where calls of mean_size bytes would copy more than CALL_LIST_PASS_BYTES.
  */
-static inline size_t call_list_calls(uint64_t working_set)
+static inline size_t call_list_calls(uint64_t working_set, double mean_size)
 {
-	uint64_t lines = working_set / 64;
+	uint64_t lines = working_set / 64, n;
 
-	return lines < CALL_LIST_CALLS ? CALL_LIST_CALLS :
-	       lines > CALL_LIST_MAX_CALLS ? CALL_LIST_MAX_CALLS : (size_t)lines;
+	n = lines < CALL_LIST_CALLS ? CALL_LIST_CALLS :
+	    lines > CALL_LIST_MAX_CALLS ? CALL_LIST_MAX_CALLS : lines;
+	if (mean_size * (double)n > (double)CALL_LIST_PASS_BYTES) {
+		n = (uint64_t)((double)CALL_LIST_PASS_BYTES / mean_size);
+		if (n < CALL_LIST_FEWEST)
+			n = CALL_LIST_FEWEST;
+	}
+	return (size_t)n;
 }
 
 /* Makes every call of l once with fn, its offsets from base: the replay's timed loop. */
@@ -78,10 +94,17 @@ static inline double call_list_mean(const struct call_list *l)
 	return l->n ? (double)l->bytes / (double)l->n : 0;
 }
 
-/* Passes over the list that copy at least total bytes: one at the least. */
+/*
+ * Passes over the list that copy at least total bytes, one at the least, and
+ * no more calls than total / CALL_LIST_CALL_BYTES: a mix of copies of 0 or
+ * 1 byte would otherwise make trillions.
+ */
 static inline uint64_t call_list_passes(const struct call_list *l, uint64_t total)
 {
-	return l->bytes && total > l->bytes ? (total + l->bytes - 1) / l->bytes : 1;
+	uint64_t passes = l->bytes && total > l->bytes ? (total + l->bytes - 1) / l->bytes : 1;
+	uint64_t most = l->n ? total / CALL_LIST_CALL_BYTES / l->n : 1;
+
+	return passes <= most ? passes : most ? most : 1;
 }
 
 #endif

@@ -329,7 +329,7 @@ int distribution_read(struct distribution *d, const char *path, const char *name
 	d->path = strdup(path);
 	if (rc == 0 && (!d->name || !d->path))
 		rc = fail_at(&r, 0, 0, "out of memory");
-	for (size_t i = 0; i < n[1]; i++)
+	for (size_t i = 0; rc == 0 && i < n[1]; i++) /* a refused line's last pair is unread */
 		if (v[1][i].value == 1)
 			d->overlap = v[1][i].p;
 	free(v[1]);

@@ -9,8 +9,14 @@
 #include "replay.h"
 #include "timing.h"
 
-/* Bytes on each side of a call's destination that must keep their values. */
-#define GUARD 64
+/*
+ * Bytes on each side of a call's destination that must keep their values:
+ * 512, the most any block or loop step of this project's copies stores at
+ * once (eight 64-byte vectors); a stray write further away is seen only by
+ * the whole arena's comparison, unless a later call covers it. The arena's
+ * canary pages leave a page around every window.
+ */
+#define GUARD 512
 
 /*
  * Every byte tells where it belongs; the destinations start out inverted, so a
@@ -71,6 +77,11 @@ TIMED_LOOP double replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t 
 	return (double)(now_ns() - t0) * 1e-9;
 }
 
+static bool ranges_overlap(size_t a, size_t b, size_t n)
+{
+	return n && a < b + n && b < a + n;
+}
+
 static size_t first_difference(const unsigned char *a, const unsigned char *b, size_t n)
 {
 	size_t k = 0;
@@ -117,6 +128,14 @@ static bool check_call(struct replay *rp, size_t i, const char *name, copyperf_c
 	/* The canary pages around the sides keep both windows inside the arena. */
 	memcpy(rp->before, d, win);
 	memcpy(rp->source, s, win);
+	/*
+	 * A destination that already holds its source's bytes (an earlier call
+	 * copied them) would pass a call that copies nothing: it holds their
+	 * complement first, where that changes no source byte.
+	 */
+	if (!ranges_overlap(c->src, c->dst, n))
+		for (k = 0; k < n; k++)
+			d[GUARD + k] = (unsigned char)~s[GUARD + k];
 	ret = fn(base + c->dst, base + c->src, n);
 	if (ret != base + c->dst)
 		return call_wrong(l, i, name, why, whylen, " returned %p, not the destination", ret);

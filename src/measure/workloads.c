@@ -76,7 +76,7 @@ static int build_replays(struct workloads *ws, const struct options *o, char *er
 			uint64_t bytes = ws->ws_bytes[k];
 
 			if (call_list_build(&ws->lists[ws->n], &ws->dists[d], bytes, o->seed,
-					    call_list_calls(bytes), err, errlen))
+					    call_list_calls(bytes, ws->dists[d].mean_size), err, errlen))
 				return -1;
 			w->calls = &ws->lists[ws->n++];
 			w->distribution = ws->dists[d].name;

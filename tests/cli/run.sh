@@ -221,6 +221,25 @@ grep -Eq 'broken-at-37 +memcpy_3 .*FAILED: .*size 37, .*wrong byte at \+20' "$tm
 	bad "broken-at-37 not caught on memcpy_3: $(cat "$tmp/b37")"
 grep -Eq 'broken-at-37 +memcpy_7 .* yes' "$tmp/b37" && ok || bad "broken-at-37 on memcpy_7 (no 37 B calls) not verified"
 grep -q 'broken-at-37 FAILED on memcpy_3, working set 8K' "$tmp/b37err" && ok || bad "stderr: $(cat "$tmp/b37err")"
+# A copy of nothing at 100 B, where every 100 B call's destination already holds its bytes
+# (each starts where a correct 200 B call copied the same source): caught, not 2x faster.
+printf '100:1,200:1\n0:1\n64:1\n' >"$tmp/same.csv"
+"$broken" -q -d "$tmp/same.csv" -w 256 -t 4K -n 1 -r memcpy,broken-noop-100 >"$tmp/bn" 2>/dev/null
+st=$?
+[ "$st" -eq 1 ] && grep -Eq 'broken-noop-100 .*FAILED: .*size 100, .*wrong byte at \+0' "$tmp/bn" &&
+	grep -Eq '^memcpy .* yes$' "$tmp/bn" && ok ||
+	bad "a copy of nothing over bytes already right: exit $st, $(cat "$tmp/bn")"
+# A stray write 70 B past a rare size's destination, which later calls cover in the timed passes.
+"$broken" -q -d memcpy_0 -w 16K -t 1M -n 1 -r broken-stray-100 >"$tmp/bs" 2>/dev/null
+st=$?
+[ "$st" -eq 1 ] && grep -Eq 'broken-stray-100 .*FAILED: .*size 100, .*wrote past the destination, at \+170' "$tmp/bs" &&
+	ok || bad "a stray write 70 B past the end: exit $st, $(cat "$tmp/bs")"
+# A mix of copies of 0 and 1 byte: a bounded number of calls (one per 8 bytes of --total), not
+# the 2^37 that copying 1M would take.
+printf '0:0.99999,1:0.00001\n0:1\n1:1\n' >"$tmp/tiny.csv"
+"$cp" -q -d "$tmp/tiny.csv" -w 256 -t 1M -n 1 -r memcpy -f csv >"$tmp/tiny.out" 2>&1 &&
+	[ "$(cut -d, -f6 "$tmp/tiny.out" | tail -1)" = 131072 ] && ok ||
+	bad "a mix of 0 and 1 byte copies: $(cat "$tmp/tiny.out")"
 # A memmove that copies forward only: caught on a mix with overlapping calls.
 "$broken" -q -d memmove_4 -w 16K -r memmove,broken-move -n 1 -t 1M >"$tmp/bm" 2>/dev/null
 [ $? -eq 1 ] && grep -Eq 'broken-move .*FAILED' "$tmp/bm" && grep -Eq '^memmove .* yes' "$tmp/bm" && ok ||
