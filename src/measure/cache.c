@@ -23,12 +23,15 @@
 /* CPUID.(EAX=7,ECX=0):EBX bit 23; without it, the serialising clflush. */
 static int have_clflushopt(void)
 {
-	static int known = -1;
+	static int known = -1; /* threads may ask at once: they find the same answer */
+	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
 	unsigned a, b, c, d;
 
-	if (known < 0)
-		known = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 23));
-	return known;
+	if (k < 0) {
+		k = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 23));
+		__atomic_store_n(&known, k, __ATOMIC_RELAXED);
+	}
+	return k;
 }
 
 static void flush_fence(void)
@@ -180,9 +183,11 @@ uint64_t cache_last_level_size(void)
 	return cache_data_size(0);
 }
 
+/* The answer, found once; threads may ask at once, and they find the same one. */
 unsigned cache_line_size(void)
 {
-	static unsigned line;
+	static unsigned known;
+	unsigned line = __atomic_load_n(&known, __ATOMIC_RELAXED);
 
 	if (line)
 		return line;
@@ -203,5 +208,6 @@ unsigned cache_line_size(void)
 #else
 		line = 64;
 #endif
+	__atomic_store_n(&known, line, __ATOMIC_RELAXED);
 	return line;
 }

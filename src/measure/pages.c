@@ -87,6 +87,26 @@ static size_t guard_length(enum page_mode mode)
 	return hugetlb_size(mode) ? 0 : (size_t)sysconf(_SC_PAGESIZE);
 }
 
+/*
+ * And one before it where the mapping is made inaccessible first and opened
+ * after (map_for): a mapping made accessible whole, its guard closed a moment
+ * later, merged meanwhile with a neighbour that another thread's smaps read
+ * then took for its own (1 run in 300 of -j all). Transparent huge pages'
+ * areas are marked, and marked areas do not merge with plain ones.
+ */
+static size_t lead_length(enum page_mode mode)
+{
+	return mode == PAGES_THP ? 0 : guard_length(mode);
+}
+
+/* Unmaps what map_for mapped for len bytes at p. */
+static void unmap_for(void *p, size_t len, enum page_mode mode)
+{
+	size_t lead = lead_length(mode);
+
+	munmap((unsigned char *)p - lead, lead + len + guard_length(mode));
+}
+
 /* A mapping of len aligned to align (a power of two), the rest given back. */
 static void *map_aligned(size_t len, size_t align)
 {
@@ -104,7 +124,7 @@ static void *map_aligned(size_t len, size_t align)
 	return (void *)start;
 }
 
-/* len bytes for mode, and its guard page after them. */
+/* len bytes for mode, and its guard pages around them. */
 static void *map_for(size_t len, enum page_mode mode, const char *what, char *err, size_t errlen)
 {
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
@@ -119,18 +139,34 @@ static void *map_for(size_t len, enum page_mode mode, const char *what, char *er
 				 "(are enough reserved?)", page_mode_name(mode), len, strerror(errno));
 		return p;
 	}
-	p = mode == PAGES_THP ? map_aligned(len + guard, thp_size())
-			      : mmap(NULL, len + guard, PROT_READ | PROT_WRITE, flags, -1, 0);
+	if (mode == PAGES_THP) {
+		p = map_aligned(len + guard, thp_size());
+		if (p != MAP_FAILED)
+			mprotect((unsigned char *)p + len, guard, PROT_NONE);
+	} else {
+		size_t lead = lead_length(mode);
+
+		p = mmap(NULL, lead + len + guard, PROT_NONE, flags, -1, 0);
+		if (p != MAP_FAILED) {
+			p = (unsigned char *)p + lead;
+			if (mprotect(p, len, PROT_READ | PROT_WRITE)) {
+				int e = errno;
+
+				unmap_for(p, len, mode);
+				errno = e;
+				p = MAP_FAILED;
+			}
+		}
+	}
 	if (p == MAP_FAILED) {
 		snprintf(err, errlen, "%s: cannot map %zu bytes: %s", what, len, strerror(errno));
 		return p;
 	}
-	mprotect((unsigned char *)p + len, guard, PROT_NONE);
 	/* before the first touch: the fault decides the page size */
 	if (mode == PAGES_THP && madvise(p, len, MADV_HUGEPAGE)) {
 		snprintf(err, errlen, "--pages thp: this kernel gives no transparent huge pages "
 			 "(madvise: %s)", strerror(errno));
-		munmap(p, len + guard);
+		unmap_for(p, len, mode);
 		return MAP_FAILED;
 	}
 	if (mode == PAGES_4K)
@@ -149,7 +185,7 @@ void *pages_map(size_t len, const struct options *o, int fill, struct page_usage
 	if (p == MAP_FAILED)
 		return NULL;
 	if (numa_place(p, len, o, err, errlen)) {
-		munmap(p, len + guard_length(o->pages));
+		unmap_for(p, len, o->pages);
 		return NULL;
 	}
 	memset(p, fill, len); /* every page present: no page fault is ever timed */
@@ -163,7 +199,7 @@ void *pages_map(size_t len, const struct options *o, int fill, struct page_usage
 void pages_unmap(void *p, size_t len, enum page_mode mode)
 {
 	if (p)
-		munmap(p, pages_length(len, mode) + guard_length(mode));
+		unmap_for(p, pages_length(len, mode), mode);
 }
 
 void page_usage_add(struct page_usage *a, const struct page_usage *b)

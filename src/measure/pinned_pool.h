@@ -27,8 +27,15 @@ struct pinned_pool {
 	void *ctx;
 	const char *who;      /* what its own messages start with: an option, a program */
 	pthread_t *threads;
-	unsigned started;     /* threads created; all of them wait at go when == n */
+	unsigned started;     /* threads created and running; all of them wait at go when == n */
 	pthread_barrier_t go, done; /* n + 1 each: the workers and the caller */
+	/*
+	 * Shut until every thread is created: then open (1), or, when one could
+	 * not be, closed for good (-1) and those created return at once.
+	 */
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate_moved;
+	int gate;
 	bool quit;
 	int failed;           /* 1 + the first worker whose pinning or open failed, 0: none */
 	char why[320];        /* its reason */

@@ -6,8 +6,12 @@
  * FAIL_ALLOC_COUNT=FILE the number of calls made is written there at exit.
  * Calls made before the constructor runs (the dynamic loader's) count too.
  * glibc's own allocations go through these too: every one can fail.
+ * With FAIL_THREAD_AT=N the Nth pthread_create fails (EAGAIN), and every
+ * thread created starts 50 ms late, after its creator has gone on.
  */
+#include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +21,7 @@ void *__libc_malloc(size_t n);
 void *__libc_calloc(size_t n, size_t size);
 void *__libc_realloc(void *p, size_t n);
 
-static unsigned long calls, fail_at;
+static unsigned long calls, fail_at, threads, thread_fail_at;
 static char count_path[4096];
 
 /*
@@ -27,8 +31,11 @@ static char count_path[4096];
 __attribute__((constructor)) static void setup(void)
 {
 	const char *at = getenv("FAIL_ALLOC_AT"), *path = getenv("FAIL_ALLOC_COUNT");
+	const char *thread_at = getenv("FAIL_THREAD_AT");
 
 	fail_at = at ? strtoul(at, NULL, 10) : 0;
+	thread_fail_at = thread_at ? strtoul(thread_at, NULL, 10) : 0;
+	unsetenv("FAIL_THREAD_AT");
 	if (path && strlen(path) < sizeof(count_path))
 		strcpy(count_path, path);
 	unsetenv("FAIL_ALLOC_AT");
@@ -57,6 +64,42 @@ void *calloc(size_t n, size_t size)
 void *realloc(void *p, size_t n)
 {
 	return fails() ? NULL : __libc_realloc(p, n);
+}
+
+struct late_start {
+	void *(*start)(void *);
+	void *arg;
+};
+
+static void *start_late(void *p)
+{
+	struct late_start s = *(struct late_start *)p;
+
+	free(p);
+	usleep(50000);
+	return s.start(s.arg);
+}
+
+int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*start)(void *), void *arg)
+{
+	static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+	struct late_start *s;
+	int e;
+
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
+	if (!thread_fail_at)
+		return real(t, attr, start, arg);
+	if (++threads == thread_fail_at)
+		return EAGAIN;
+	s = __libc_malloc(sizeof(*s));
+	if (!s)
+		return EAGAIN;
+	*s = (struct late_start){ start, arg };
+	e = real(t, attr, start_late, s);
+	if (e)
+		free(s);
+	return e;
 }
 
 __attribute__((destructor)) static void count(void)
