@@ -310,10 +310,10 @@ static void load_row(unsigned t, unsigned r, struct call_list *l, struct buffers
 {
 	const struct mix_rows *m = &mixes[t];
 	uint64_t ws = m->ws[r % m->n_ws];
+	const struct distribution *d = &m->dists[r / m->n_ws];
 	char err[256];
 
-	if (call_list_build(l, &m->dists[r / m->n_ws], ws, DIST_SEED, call_list_calls(ws, m->dists[r / m->n_ws].mean_size), err,
-			    sizeof(err))) {
+	if (call_list_build(l, d, ws, DIST_SEED, call_list_calls(ws, d->mean_size), err, sizeof(err))) {
 		fprintf(stderr, "copybench: %s\n", err);
 		exit(1);
 	}

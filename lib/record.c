@@ -394,7 +394,8 @@ __attribute__((destructor)) static void record_finish(void)
 	static uint64_t small[RECORD_SMALL_MAX + 1];
 	static char file[PATH_MAX], as[PATH_MAX];
 	struct record_mix mix = { 0 };
-	bool forked = getpid() != recorder;
+	pid_t self = getpid();
+	bool forked = self != recorder;
 	struct sigaction ignore = { .sa_handler = SIG_IGN }, was;
 	bool restore;
 
@@ -403,7 +404,7 @@ __attribute__((destructor)) static void record_finish(void)
 		return;
 	if (forked && !per_process(path))
 		return;
-	if (getpid() != counter) {
+	if (self != counter) {
 		record_say("a child made without fork(3) holds its parent's counts; not written",
 			   (char *)NULL);
 		return;

@@ -67,11 +67,6 @@ static uint64_t place(struct rng *r, uint64_t span, uint64_t n, uint64_t a)
 	return first + rng_below(r, (span - n - first) / step + 1) * step;
 }
 
-static bool overlap(uint64_t a, uint64_t b, uint64_t n)
-{
-	return n && a < b + n && b < a + n;
-}
-
 /* memmove: dst at src + delta, delta in (-n, n), kept inside the side. */
 static uint64_t place_overlapping(struct rng *r, uint64_t src, uint64_t n)
 {
@@ -88,7 +83,7 @@ static uint64_t place_apart(struct rng *r, uint64_t span, uint64_t src, uint64_t
 	for (int tries = 0; tries < 16; tries++) {
 		uint64_t dst = place(r, span, n, a);
 
-		if (!overlap(src, dst, n))
+		if (!call_ranges_overlap(src, dst, n))
 			return dst;
 	}
 	return round_up(src + n, 64) + first_offset(a);
@@ -144,7 +139,7 @@ int call_list_build(struct call_list *l, const struct distribution *d, uint64_t 
 		l->bytes += c->size;
 		if (c->size > l->largest)
 			l->largest = c->size;
-		l->overlapping += move && overlap(src, dst, c->size);
+		l->overlapping += move && call_ranges_overlap(src, dst, c->size);
 	}
 	return 0;
 }

@@ -88,6 +88,12 @@ static inline void call_list_pass(unsigned char *base, const struct call_list *l
 		fn(base + c->dst, base + c->src, c->size);
 }
 
+/* Whether n bytes at offset a and n bytes at offset b share a byte. */
+static inline bool call_ranges_overlap(uint64_t a, uint64_t b, uint64_t n)
+{
+	return n && a < b + n && b < a + n;
+}
+
 /* Mean bytes per call. */
 static inline double call_list_mean(const struct call_list *l)
 {

@@ -77,11 +77,6 @@ TIMED_LOOP double replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t 
 	return (double)(now_ns() - t0) * 1e-9;
 }
 
-static bool ranges_overlap(size_t a, size_t b, size_t n)
-{
-	return n && a < b + n && b < a + n;
-}
-
 static size_t first_difference(const unsigned char *a, const unsigned char *b, size_t n)
 {
 	size_t k = 0;
@@ -133,7 +128,7 @@ static bool check_call(struct replay *rp, size_t i, const char *name, copyperf_c
 	 * copied them) would pass a call that copies nothing: it holds their
 	 * complement first, where that changes no source byte.
 	 */
-	if (!ranges_overlap(c->src, c->dst, n))
+	if (!call_ranges_overlap(c->src, c->dst, n))
 		for (k = 0; k < n; k++)
 			d[GUARD + k] = (unsigned char)~s[GUARD + k];
 	ret = fn(base + c->dst, base + c->src, n);

@@ -212,20 +212,33 @@ static void *short_lived(void *arg)
 	return arg;
 }
 
-/* Threads that each copy a little and exit: the recorder must not keep memory for each. */
-static int threads(unsigned n)
+/*
+ * n threads of start one after the other: how much resident memory grew from
+ * the end of the first to the end of the last, in KiB; -1 if one failed.
+ */
+static long one_after_another(unsigned n, void *(*start)(void *))
 {
 	long before;
 	pthread_t t;
 
 	/* One first, so its stack and the C library's thread set-up are counted in before. */
-	if (pthread_create(&t, NULL, short_lived, NULL) != 0 || pthread_join(t, NULL) != 0)
-		return 1;
+	if (pthread_create(&t, NULL, start, NULL) != 0 || pthread_join(t, NULL) != 0)
+		return -1;
 	before = resident_kib();
 	for (unsigned i = 1; i < n; i++)
-		if (pthread_create(&t, NULL, short_lived, NULL) != 0 || pthread_join(t, NULL) != 0)
-			return 1;
-	printf("%ld\n", resident_kib() - before);
+		if (pthread_create(&t, NULL, start, NULL) != 0 || pthread_join(t, NULL) != 0)
+			return -1;
+	return resident_kib() - before;
+}
+
+/* Threads that each copy a little and exit: the recorder must not keep memory for each. */
+static int threads(unsigned n)
+{
+	long grew = one_after_another(n, short_lived);
+
+	if (grew < 0)
+		return 1;
+	printf("%ld\n", grew);
 	return 0;
 }
 
@@ -250,19 +263,12 @@ static void *short_lived_rearmed(void *arg)
 /* Threads whose exit copies after the recorder's own exit handler has run. */
 static int late(unsigned n)
 {
-	long before;
-	pthread_t t;
+	long grew;
 
-	if (pthread_key_create(&rearmed, late_destructor) != 0)
+	if (pthread_key_create(&rearmed, late_destructor) != 0 ||
+	    (grew = one_after_another(n, short_lived_rearmed)) < 0)
 		return 1;
-	if (pthread_create(&t, NULL, short_lived_rearmed, NULL) != 0 || pthread_join(t, NULL) != 0)
-		return 1;
-	before = resident_kib();
-	for (unsigned i = 1; i < n; i++)
-		if (pthread_create(&t, NULL, short_lived_rearmed, NULL) != 0 ||
-		    pthread_join(t, NULL) != 0)
-			return 1;
-	printf("%ld %lu\n", resident_kib() - before, late_copies);
+	printf("%ld %lu\n", grew, late_copies);
 	return 0;
 }
 
