@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,7 +20,8 @@ static const char compare_usage[] =
 	"For every (routine, space, chunk, threads) in both results files: the median speeds, B/A,\n"
 	"and a two-sided Mann-Whitney U test of the repeats; then the geometric mean of\n"
 	"B/A per routine.  With --threshold PCT, exits 1 when any B/A is significantly\n"
-	"below 1 - PCT/100 (B slower than A by more than PCT percent).\n"
+	"below 1 - PCT/100 (B slower than A by more than PCT percent), when a point\n"
+	"FAILED verification in B, or when no point was compared.\n"
 	"Replayed call mixes line up by (routine, space, distribution, working set), with\n"
 	"the median ns per call and B/A = A's time over B's.\n"
 	"A comma list of files pools each point's repeats over several runs: runs of one\n"
@@ -29,17 +31,23 @@ static const char compare_usage[] =
 struct routine_ratios {
 	const struct result_row *first; /* the routine's first row compared */
 	double *ratios;
-	size_t n;
+	size_t n, cap;
 };
 
-static struct routine_ratios *ratios_for(struct routine_ratios *g, size_t *ng,
-					 const struct result_row *row, size_t cap)
+static void ratio_add(struct routine_ratios *g, size_t *ng, const struct result_row *row,
+		      double ratio)
 {
-	for (size_t i = 0; i < *ng; i++)
-		if (row_same_routine(g[i].first, row))
-			return &g[i];
-	g[*ng] = (struct routine_ratios){ row, xcalloc(cap, sizeof(double), "the comparison"), 0 };
-	return &g[(*ng)++];
+	size_t i = 0;
+
+	while (i < *ng && !row_same_routine(g[i].first, row))
+		i++;
+	if (i == *ng)
+		g[(*ng)++] = (struct routine_ratios){ row, NULL, 0, 0 };
+	if (g[i].n == g[i].cap) {
+		g[i].cap = g[i].cap ? 2 * g[i].cap : 16;
+		g[i].ratios = xrealloc(g[i].ratios, g[i].cap, sizeof(double), "the comparison");
+	}
+	g[i].ratios[g[i].n++] = ratio;
 }
 
 static void describe(const char *name, const struct result_set *s)
@@ -62,6 +70,7 @@ struct side {
 	struct result_set *files;
 	size_t n;
 	struct result_set pooled;
+	char *names; /* the list, cut into the files' names */
 };
 
 static void side_free(struct side *d)
@@ -69,31 +78,28 @@ static void side_free(struct side *d)
 	for (size_t i = 0; i < d->n; i++)
 		result_set_free(&d->files[i]);
 	free(d->files);
+	free(d->names);
 	if (d->pooled.runs > 1)
 		result_set_free(&d->pooled);
 }
 
 static int side_read(struct side *d, const char *list, char *why, size_t whylen)
 {
-	char *copy = xstrdup(list, "the list of files"), *cursor = copy, *path;
+	char *cursor, *path;
 	int failed = 0;
 
 	memset(d, 0, sizeof(*d));
+	d->names = cursor = xstrdup(list, "the list of files");
 	d->files = xcalloc(strlen(list) + 1, sizeof(*d->files), "the list of files");
 	while (!failed && (path = strsep(&cursor, ",")) != NULL) {
-		/* the set's source names the file: keep it in the original list, not the copy */
-		const char *name = list + (path - copy);
-
 		if (*path == '\0') {
 			snprintf(why, whylen, "empty file name in '%s'", list);
 			failed = 1;
 			break;
 		}
 		failed = result_set_read(&d->files[d->n++], path, why, whylen) != 0;
-		d->files[d->n - 1].source = name;
 	}
-	free(copy);
-	if (failed)
+	if (failed || result_sets_alike(d->files, d->n, why, whylen))
 		return -1;
 	if (d->n == 1) {
 		d->pooled = d->files[0];
@@ -167,8 +173,8 @@ static void judge(const struct result_row *a, const struct result_row *b, double
 
 	row_speeds(a, sa);
 	row_speeds(b, sb);
-	summarize(sa, a->n_samples, &v->a);
-	summarize(sb, b->n_samples, &v->b);
+	row_speed_summary(a, &v->a);
+	row_speed_summary(b, &v->b);
 	v->ratio = v->b.median / v->a.median;
 	if (by_runs(a, b)) {
 		memcpy(sa, a->run_speeds, na * sizeof(double));
@@ -235,12 +241,16 @@ static void key_columns(const struct result_row *r, bool threads)
 		printf(" %7u", r->threads);
 }
 
-/* Prints the comparison; returns how many points regressed past the threshold. */
+/*
+ * Prints the comparison; returns, with a threshold, how many points fail it:
+ * regressed past it or FAILED in B, or 1 when no point was compared.
+ */
 static size_t compare_sets(const struct result_set *a, const struct result_set *b,
 			   double threshold)
 {
 	struct routine_ratios *groups = xcalloc(a->n + 1, sizeof(*groups), "the comparison");
-	size_t n_groups = 0, regressions = 0, only_a = 0, skipped = 0, approx = 0, compared = 0;
+	size_t n_groups = 0, regressions = 0, only_a = 0, only_b = 0, skipped = 0, approx = 0;
+	size_t compared = 0, failed_b = 0;
 	size_t on_repeats = 0; /* points of pooled sides that one run of a side lacked */
 	double floor = 1 - threshold / 100;
 	bool replay = result_set_is_replay(a) || result_set_is_replay(b);
@@ -292,6 +302,7 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 		if (!ra->verified || !rb->verified) {
 			printf("  not compared: FAILED in %s\n", ra->verified ? "B" : "A");
 			skipped++;
+			failed_b += !rb->verified;
 			continue;
 		}
 		judge(ra, rb, floor, &v);
@@ -304,17 +315,16 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 		       replay ? 2 : 1, replay ? 1e9 / v.b.median : v.b.median / BYTES_PER_MB,
 		       half_range(&v.b), v.ratio, v.test.p, v.significant ? " *" : "",
 		       v.regression ? " regression" : "");
-		struct routine_ratios *g = ratios_for(groups, &n_groups, ra, a->n);
-
-		g->ratios[g->n++] = v.ratio;
+		ratio_add(groups, &n_groups, ra, v.ratio);
 		regressions += v.regression;
 	}
 	printf("\np-values: exact for %zu points; normal approximation with tie correction for %zu "
 	       "(more than %d samples, or ties among more than 10 a side)\n",
 	       compared - approx, approx, MANN_WHITNEY_EXACT_MAX);
-	if (only_a || b->n > a->n - only_a)
-		printf("points only in A: %zu, only in B: %zu (not compared)\n", only_a,
-		       b->n - (a->n - only_a));
+	for (size_t i = 0; i < b->n; i++)
+		only_b += !result_set_find(a, &b->rows[i]);
+	if (only_a || only_b)
+		printf("points only in A: %zu, only in B: %zu (not compared)\n", only_a, only_b);
 	if (skipped)
 		printf("points FAILED in A or B: %zu (not compared)\n", skipped);
 	if (on_repeats)
@@ -332,11 +342,17 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 	if (!n_groups)
 		printf("(no point measured in both)\n");
 	free(groups);
-	if (threshold > 0)
-		printf("\nthreshold %g%%: %zu point%s significantly below B/A = %.3f (B's speeds "
-		       "against %.3f x A's, Mann-Whitney U)\n",
-		       threshold, regressions, regressions == 1 ? "" : "s", floor, floor);
-	return regressions;
+	if (threshold <= 0)
+		return 0;
+	printf("\nthreshold %g%%: %zu point%s significantly below B/A = %.3f (B's speeds "
+	       "against %.3f x A's, Mann-Whitney U)\n",
+	       threshold, regressions, regressions == 1 ? "" : "s", floor, floor);
+	/* a gate that nothing passed through, or that B's wrong copies got past, is not passed */
+	if (failed_b)
+		printf("threshold: %zu point%s FAILED in B\n", failed_b, failed_b == 1 ? "" : "s");
+	if (!compared)
+		printf("threshold: no point compared\n");
+	return regressions + failed_b + !compared;
 }
 
 static int parse_threshold(const char *arg, double *out)
@@ -397,5 +413,10 @@ int compare_main(int argc, char **argv)
 	status = compare_sets(&a.pooled, &b.pooled, threshold) ? 1 : 0;
 	side_free(&a);
 	side_free(&b);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "copyperf compare: cannot write the comparison: %s\n",
+			strerror(errno ? errno : EIO));
+		return 1;
+	}
 	return status;
 }

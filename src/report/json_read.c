@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json_read.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 /* Deeper nesting than any results file needs; it bounds the recursion. */
@@ -188,6 +189,19 @@ static int string(struct parser *ps, char **out)
 			ps->p--;
 			free(o);
 			return fail(ps, "control character in a string");
+		}
+		if (c >= 0x80) {
+			size_t n = utf8_sequence((const unsigned char *)--ps->p,
+						 (const unsigned char *)ps->end);
+
+			if (!n) {
+				free(o);
+				return fail(ps, "a string that is not UTF-8");
+			}
+			memcpy(o + len, ps->p, n);
+			len += n;
+			ps->p += n;
+			continue;
 		}
 		if (c != '\\') {
 			o[len++] = (char)c;

@@ -2,22 +2,30 @@
 /* Machine-readable results, one object per run, for scripts and `copyperf compare`. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "measure/numa.h"
 #include "output.h"
+#include "utf8.h"
 #include "xalloc.h"
 
+/* Bytes that are not UTF-8 (a file name may hold any) become U+FFFD: JSON is UTF-8. */
 static void json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
+	fputc('"', f);
+	while (p < end) {
+		size_t n = utf8_sequence(p, end);
+
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else if (!n)
+			fputs("\\ufffd", f);
 		else
-			fputc(c, f);
+			fwrite(p, 1, n, f);
+		p += n ? n : 1;
 	}
 	fputc('"', f);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,14 @@
 #include "stats/stats.h"
 #include "xalloc.h"
 
-/* Results files are a few hundred KiB; anything far larger is not one. */
-#define MAX_FILE (256u << 20)
+/*
+ * Results files are a few hundred KiB; anything far larger is not one (its
+ * parse would take several times its size in memory).
+ */
+#define MAX_FILE (64u << 20)
+/* More points than any run's lists make, more samples than --repeat takes. */
+#define MAX_ROWS 65536
+#define MAX_SAMPLES 100000
 
 static char *slurp(const char *path, size_t *len, char *why, size_t whylen)
 {
@@ -61,11 +68,21 @@ static uint64_t u64_or(const struct json *obj, const char *key, uint64_t dflt)
 	return v && v->number >= 0 && v->number < 0x1p64 ? (uint64_t)v->number : dflt;
 }
 
+/*
+ * A string of the file, its control characters (escaped in JSON, a file name
+ * may hold any) shown as '?': what compare prints and plot draws is text, not
+ * terminal escapes or gnuplot commands.
+ */
 static const char *string_or(const struct json *obj, const char *key, const char *dflt)
 {
 	const struct json *v = json_get_type(obj, key, JSON_STRING);
 
-	return v ? v->string : dflt;
+	if (!v)
+		return dflt;
+	for (char *c = v->string; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	return v->string;
 }
 
 static void read_header(struct result_set *s, const struct json *doc)
@@ -92,10 +109,13 @@ static void read_header(struct result_set *s, const struct json *doc)
  */
 static bool read_key(struct result_row *row, const struct json *e)
 {
+	uint64_t threads;
+
 	row->routine = string_or(e, "routine", NULL);
 	row->space = string_or(e, "space", "user");
 	row->total = u64_or(e, "total", 0);
-	row->threads = (unsigned)u64_or(e, "threads", 1);
+	threads = u64_or(e, "threads", 1);
+	row->threads = threads <= UINT_MAX ? (unsigned)threads : 0;
 	row->distribution = string_or(e, "distribution", NULL);
 	if (!row->distribution) {
 		row->chunk = u64_or(e, "chunk", 0);
@@ -106,6 +126,12 @@ static bool read_key(struct result_row *row, const struct json *e)
 	row->calls = u64_or(e, "calls", 0);
 	return row->routine && row->total && row->working_set_name && row->working_set &&
 	       row->calls && row->threads;
+}
+
+/* What one measurement of a row does: bytes copied in chunks, or calls replayed. */
+static double row_work(const struct result_row *r)
+{
+	return (double)(row_is_replay(r) ? r->calls : r->total);
 }
 
 /* One element of "results"; a verified one must carry its samples. */
@@ -133,25 +159,96 @@ static int read_row(struct result_row *row, const struct json *e, double **store
 			 where);
 		return -1;
 	}
+	if (samples->n > MAX_SAMPLES) {
+		snprintf(why, whylen, "result %zu (%s, %s) has more than %d samples", i + 1,
+			 row->routine, where, MAX_SAMPLES);
+		return -1;
+	}
 	row->samples = *store;
 	row->n_samples = samples->n;
 	for (size_t k = 0; k < samples->n; k++) {
-		if (samples->items[k].type != JSON_NUMBER || !(samples->items[k].number > 0) ||
-		    !isfinite(samples->items[k].number)) {
+		double t = samples->items[k].type == JSON_NUMBER ? samples->items[k].number : 0;
+
+		/* a time so short that its speed is infinite is no measurement either */
+		if (!(t > 0) || !isfinite(t) || !isfinite(row_work(row) / t)) {
 			snprintf(why, whylen, "result %zu (%s, %s): sample %zu is not a time > 0",
 				 i + 1, row->routine, where, k + 1);
 			return -1;
 		}
-		*(*store)++ = samples->items[k].number;
+		*(*store)++ = t;
 	}
+	return 0;
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/* An order of points: 0 exactly when row_same_point. */
+static int point_order(const struct result_row *a, const struct result_row *b)
+{
+	int c = strcmp(a->routine, b->routine);
+
+	if (!c)
+		c = strcmp(a->space, b->space);
+	if (!c)
+		c = cmp_u64(a->threads, b->threads);
+	if (!c)
+		c = (int)row_is_replay(a) - (int)row_is_replay(b);
+	if (!c)
+		c = cmp_u64(a->chunk, b->chunk);
+	if (!c && row_is_replay(a))
+		c = cmp_u64(a->working_set, b->working_set);
+	if (!c && row_is_replay(a))
+		c = strcmp(a->distribution, b->distribution);
+	return c;
+}
+
+/* For qsort of row pointers: by point, then by place in the set. */
+static int by_point_then_place(const void *x, const void *y)
+{
+	const struct result_row *a = *(const struct result_row *const *)x;
+	const struct result_row *b = *(const struct result_row *const *)y;
+	int c = point_order(a, b);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+/*
+ * Sorts s's rows by point into s->index, for result_set_find.  Returns 0, or
+ * -1 when out of memory; *twin (if asked) is a row that repeats an earlier
+ * one's point, or NULL.
+ */
+static int result_set_index(struct result_set *s, const struct result_row **twin)
+{
+	free(s->index);
+	s->index = calloc(s->n + 1, sizeof(*s->index));
+	if (!s->index)
+		return -1;
+	for (size_t i = 0; i < s->n; i++)
+		s->index[i] = &s->rows[i];
+	qsort(s->index, s->n, sizeof(*s->index), by_point_then_place);
+	for (size_t i = 1; twin && i < s->n; i++)
+		if (!point_order(s->index[i - 1], s->index[i])) {
+			*twin = s->index[i];
+			return 0;
+		}
+	if (twin)
+		*twin = NULL;
 	return 0;
 }
 
 static int read_rows(struct result_set *s, const struct json *results, char *why, size_t whylen)
 {
 	size_t n_samples = 0;
+	const struct result_row *twin;
 	double *store;
 
+	if (results->n > MAX_ROWS) {
+		snprintf(why, whylen, "more than %d results", MAX_ROWS);
+		return -1;
+	}
 	for (size_t i = 0; i < results->n; i++) {
 		const struct json *a = json_get_type(&results->items[i], "samples", JSON_ARRAY);
 
@@ -167,6 +264,20 @@ static int read_rows(struct result_set *s, const struct json *results, char *why
 		if (read_row(&s->rows[i], &results->items[i], &store, i, why, whylen))
 			return -1;
 	s->n = results->n;
+	if (result_set_index(s, &twin)) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	if (twin) {
+		const struct result_row *first = result_set_find(s, twin);
+		char where[160];
+
+		row_where(twin, where, sizeof(where));
+		snprintf(why, whylen, "result %zu repeats result %zu (%s, %s)",
+			 (size_t)(twin - s->rows) + 1, (size_t)(first - s->rows) + 1, twin->routine,
+			 where);
+		return -1;
+	}
 	return 0;
 }
 
@@ -241,7 +352,7 @@ int result_set_from_report(struct result_set *s, const struct report *r)
 						  .n_runs = 1 };
 	}
 	s->n = r->n;
-	return 0;
+	return result_set_index(s, NULL);
 }
 
 bool row_same_routine(const struct result_row *a, const struct result_row *b)
@@ -295,10 +406,24 @@ size_t result_set_thread_counts(const struct result_set *s, unsigned *out, size_
 
 const struct result_row *result_set_find(const struct result_set *s, const struct result_row *key)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (row_same_point(&s->rows[i], key))
-			return &s->rows[i];
-	return NULL;
+	size_t lo = 0, hi = s->n;
+
+	if (!s->index) { /* a set made by hand */
+		for (size_t i = 0; i < s->n; i++)
+			if (row_same_point(&s->rows[i], key))
+				return &s->rows[i];
+		return NULL;
+	}
+	/* the first of the index's rows at key's point: the earliest in the set */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (point_order(s->index[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n && !point_order(s->index[lo], key) ? s->index[lo] : NULL;
 }
 
 bool result_set_is_replay(const struct result_set *s)
@@ -328,21 +453,57 @@ int result_kinds_add(struct result_kinds *k, const struct result_set *s, char *w
 	return -1;
 }
 
-/* What one measurement of a row does: bytes copied in chunks, or calls replayed. */
-static double row_work(const struct result_row *r)
+int result_sets_alike(const struct result_set *sets, size_t n, char *why, size_t whylen)
 {
-	return (double)(row_is_replay(r) ? r->calls : r->total);
+	for (size_t i = 1; i < n; i++) {
+		const struct result_set *a = &sets[0], *b = &sets[i];
+
+		if (strcmp(a->cache, b->cache) || a->buffer != b->buffer ||
+		    a->align_src != b->align_src || a->align_dst != b->align_dst) {
+			snprintf(why, whylen,
+				 "'%s' and '%s' were measured with other options (cache, buffer or "
+				 "align): their repeats are not one population",
+				 a->source, b->source);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A row of the sets pooled, and its place in them (set by set, row by row). */
+struct pool_key {
+	const struct result_row *row;
+	size_t pos;
+};
+
+static int by_point_then_pos(const void *x, const void *y)
+{
+	const struct pool_key *a = x, *b = y;
+	int c = point_order(a->row, b->row);
+
+	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* The row at place pos of the sets, counted set by set. */
+static const struct result_row *sets_row(const struct result_set *sets, size_t pos)
+{
+	for (; pos >= sets->n; sets++)
+		pos -= sets->n;
+	return &sets->rows[pos];
 }
 
 int result_set_pool(struct result_set *out, const struct result_set *sets, size_t n,
 		    const char *label)
 {
-	size_t cap = 0, n_samples = 0;
+	size_t cap = 0, n_samples = 0, pos = 0;
+	struct pool_key *keys;
+	size_t *first, *slot; /* by place: the first place of its point; a first place's row in out */
 	double *at;
 
 	*out = sets[0];
 	out->source = label;
 	out->doc = NULL;
+	out->index = NULL;
 	out->repeat = 0;
 	out->runs = 0;
 	out->n = 0;
@@ -358,24 +519,42 @@ int result_set_pool(struct result_set *out, const struct result_set *sets, size_
 	out->rows = calloc(cap + 1, sizeof(*out->rows));
 	out->sample_store = at = calloc(n_samples + 1, sizeof(double));
 	out->run_store = calloc(cap + 1, sizeof(double));
-	if (!out->rows || !at || !out->run_store)
+	keys = calloc(cap + 1, sizeof(*keys));
+	first = calloc(2 * cap + 1, sizeof(*first));
+	if (!out->rows || !at || !out->run_store || !keys || !first) {
+		free(keys);
+		free(first);
 		return -1;
-	/* the points in order of first appearance, and how many samples each gathers */
+	}
+	slot = first + cap;
 	for (size_t s = 0; s < n; s++)
-		for (size_t i = 0; i < sets[s].n; i++) {
-			const struct result_row *r = &sets[s].rows[i];
-			struct result_row *p = (struct result_row *)result_set_find(out, r);
+		for (size_t i = 0; i < sets[s].n; i++, pos++)
+			keys[pos] = (struct pool_key){ &sets[s].rows[i], pos };
+	qsort(keys, cap, sizeof(*keys), by_point_then_pos);
+	for (size_t k = 0, lead = 0; k < cap; k++) {
+		if (k && point_order(keys[k - 1].row, keys[k].row))
+			lead = k;
+		first[keys[k].pos] = keys[lead].pos;
+	}
+	/* by place again: the points in order of first appearance, then each run's samples */
+	for (size_t k = 0; k < cap; k++)
+		keys[k].row = sets_row(sets, k);
+	for (size_t k = 0; k < cap; k++) {
+		const struct result_row *r = keys[k].row;
+		struct result_row *p;
 
-			if (!p) {
-				p = &out->rows[out->n++];
-				*p = *r;
-				p->n_samples = 0;
-				p->n_runs = 0;
-			}
-			p->n_runs += r->n_samples > 0;
-			p->verified = p->verified && r->verified;
-			p->n_samples += r->n_samples;
+		if (first[k] == k) {
+			slot[k] = out->n;
+			p = &out->rows[out->n++];
+			*p = *r;
+			p->n_samples = 0;
+			p->n_runs = 0;
 		}
+		p = &out->rows[slot[first[k]]];
+		p->n_runs += r->n_samples > 0;
+		p->verified = p->verified && r->verified;
+		p->n_samples += r->n_samples;
+	}
 	for (size_t k = 0, runs = 0; k < out->n; k++) {
 		out->rows[k].samples = at;
 		at += out->rows[k].n_samples;
@@ -384,29 +563,31 @@ int result_set_pool(struct result_set *out, const struct result_set *sets, size_
 		out->rows[k].n_runs = 0; /* both counted again as they are filled */
 		out->rows[k].n_samples = 0;
 	}
-	for (size_t s = 0; s < n; s++)
-		for (size_t i = 0; i < sets[s].n; i++) {
-			const struct result_row *r = &sets[s].rows[i];
-			struct result_row *p = (struct result_row *)result_set_find(out, r);
-			double *to;
+	for (size_t k = 0; k < cap; k++) {
+		const struct result_row *r = keys[k].row;
+		struct result_row *p = &out->rows[slot[first[k]]];
+		double *to;
 
-			if (!r->n_samples)
-				continue;
-			to = (double *)p->samples + p->n_samples;
-			memcpy(to, r->samples, r->n_samples * sizeof(double));
-			/* seconds for the pooled row's work: other seeds copy other bytes */
-			for (size_t k = 0; row_work(r) != row_work(p) && k < r->n_samples; k++)
-				to[k] *= row_work(p) / row_work(r);
-			p->n_samples += r->n_samples;
-			((double *)p->run_speeds)[p->n_runs++] =
-				row_work(r) / median_of(r->samples, r->n_samples);
-		}
-	return 0;
+		if (!r->n_samples)
+			continue;
+		to = (double *)p->samples + p->n_samples;
+		memcpy(to, r->samples, r->n_samples * sizeof(double));
+		/* seconds for the pooled row's work: other seeds copy other bytes */
+		for (size_t j = 0; row_work(r) != row_work(p) && j < r->n_samples; j++)
+			to[j] *= row_work(p) / row_work(r);
+		p->n_samples += r->n_samples;
+		((double *)p->run_speeds)[p->n_runs++] =
+			row_work(r) / median_of(r->samples, r->n_samples);
+	}
+	free(keys);
+	free(first);
+	return result_set_index(out, NULL);
 }
 
 void result_set_free(struct result_set *s)
 {
 	json_free(s->doc);
+	free(s->index);
 	free(s->rows);
 	free(s->sample_store);
 	free(s->run_store);
@@ -417,4 +598,17 @@ void row_speeds(const struct result_row *row, double *out)
 {
 	for (size_t k = 0; k < row->n_samples; k++)
 		out[k] = row_work(row) / row->samples[k];
+}
+
+void row_speed_summary(const struct result_row *row, struct summary *out)
+{
+	struct summary t;
+	double work = row_work(row);
+
+	summarize(row->samples, row->n_samples, &t);
+	out->median = work / t.median;
+	out->min = work / t.max;
+	out->max = work / t.min;
+	out->mean = work / t.mean;
+	out->stddev = out->mean * t.stddev / t.mean; /* to first order */
 }

@@ -12,6 +12,7 @@
 
 struct report;
 struct json;
+struct summary;
 
 struct result_row {
 	const char *routine;
@@ -46,9 +47,13 @@ struct result_set {
 	struct json *doc;     /* when read from a file: owns the strings */
 	double *sample_store; /* when read from a file or pooled: owns the samples */
 	double *run_store;    /* when pooled: owns the rows' run_speeds */
+	const struct result_row **index; /* the rows by point, for result_set_find (owned) */
 };
 
-/* Reads a `copyperf -f json` file.  Returns 0, or -1 with a one-line reason naming it. */
+/*
+ * Reads a `copyperf -f json` file.  Returns 0, or -1 with a one-line reason
+ * naming it (a point given twice is refused: nothing could say which to take).
+ */
 int result_set_read(struct result_set *s, const char *path, char *why, size_t whylen);
 /* Borrows the report's results (they must outlive s).  Returns 0, or -1 when out of memory. */
 int result_set_from_report(struct result_set *s, const struct report *r);
@@ -63,7 +68,14 @@ int result_set_pool(struct result_set *out, const struct result_set *sets, size_
 		    const char *label);
 void result_set_free(struct result_set *s);
 
-/* The row of s that is the same point as key, or NULL. */
+/*
+ * Whether n sets may be pooled: measured with the same cache mode, buffers
+ * and alignment (another total or seed is scaled away, these are not).
+ * Returns 0, or -1 with a reason naming the first two that differ.
+ */
+int result_sets_alike(const struct result_set *sets, size_t n, char *why, size_t whylen);
+
+/* The (first) row of s that is the same point as key, or NULL. */
 const struct result_row *result_set_find(const struct result_set *s, const struct result_row *key);
 
 /*
@@ -114,5 +126,12 @@ void row_where(const struct result_row *r, char *buf, size_t len);
  * second of a chunk row, calls per second of a replay row.
  */
 void row_speeds(const struct result_row *row, double *out);
+
+/*
+ * The speeds a row's times give, as the results' writers give them: its work
+ * over the median, the longest and the shortest time (with an even count the
+ * median of the speeds would be another number).
+ */
+void row_speed_summary(const struct result_row *row, struct summary *out);
 
 #endif

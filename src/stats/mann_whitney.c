@@ -152,13 +152,45 @@ static double exact_p_ties(const double *a, size_t m, const double *b, size_t n)
 	return p < 1 ? p : 1;
 }
 
+struct tagged {
+	double v;
+	int from_a;
+};
+
+static int by_value(const void *x, const void *y)
+{
+	return compare_doubles(&((const struct tagged *)x)->v, &((const struct tagged *)y)->v);
+}
+
+/*
+ * U of a against b, the pairs with a's sample above b's plus half the ties,
+ * from a's rank sum after one sort: pair by pair, a 10^5-sample row took 30 s.
+ */
+static double u_statistic(const double *a, size_t na, const double *b, size_t nb)
+{
+	size_t n = na + nb;
+	struct tagged *all = xcalloc(n, sizeof(*all), "a rank test");
+	double rank_sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		all[i] = (struct tagged){ i < na ? a[i] : b[i - na], i < na };
+	qsort(all, n, sizeof(*all), by_value);
+	for (size_t i = 0, j; i < n; i = j) {
+		size_t in_a = 0;
+
+		for (j = i; j < n && all[j].v == all[i].v; j++)
+			in_a += (size_t)all[j].from_a;
+		/* positions i+1 .. j share their mean rank */
+		rank_sum += (double)in_a * (double)(i + 1 + j) / 2;
+	}
+	free(all);
+	return rank_sum - (double)na * (double)(na + 1) / 2;
+}
+
 void mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct mann_whitney *out)
 {
-	double u = 0, ties = tie_term(a, na, b, nb);
+	double u = u_statistic(a, na, b, nb), ties = tie_term(a, na, b, nb);
 
-	for (size_t i = 0; i < na; i++)
-		for (size_t j = 0; j < nb; j++)
-			u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
 	out->u = u;
 	out->exact = na + nb <= MANN_WHITNEY_EXACT_MAX &&
 		     (ties == 0 || orderings(na, nb) <= TIES_EXACT_MAX_ORDERINGS);

@@ -194,6 +194,31 @@ static void test_large_samples_use_the_approximation(void **state)
 	assert_true(t.p < 1e-10);
 }
 
+/* U from the rank sums equals U counted pair by pair, ties and all, at any size. */
+static void test_u_matches_the_pairs(void **state)
+{
+	double a[300], b[300];
+
+	(void)state;
+	srand(7);
+	for (int round = 0; round < 200; round++) {
+		size_t m = 1 + (size_t)rand() % 300, n = 1 + (size_t)rand() % 300;
+		int spread = 1 + rand() % 50; /* few values: many ties */
+		struct mann_whitney t;
+		double u = 0;
+
+		for (size_t i = 0; i < m; i++)
+			a[i] = rand() % spread;
+		for (size_t j = 0; j < n; j++)
+			b[j] = rand() % spread + (round % 3) * 0.5;
+		for (size_t i = 0; i < m; i++)
+			for (size_t j = 0; j < n; j++)
+				u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
+		mann_whitney(a, m, b, n, &t);
+		assert_near(t.u, u, 0);
+	}
+}
+
 static void test_geometric_mean(void **state)
 {
 	const double r[] = { 0.5, 2 }, s[] = { 0.9, 0.9, 0.9 }, one[] = { 1.25 };
@@ -219,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_normal_approximation_with_ties),
 		cmocka_unit_test(test_identical_samples_not_significant),
 		cmocka_unit_test(test_large_samples_use_the_approximation),
+		cmocka_unit_test(test_u_matches_the_pairs),
 		cmocka_unit_test(test_geometric_mean),
 	};
 

@@ -18,18 +18,31 @@
 #include "replay_fixture.h"
 
 static char *distributions[] = { "memcpy_fleet", "memcpy_fleet", "memcpy_fleet" };
-static char *working_sets[] = { "l1", "32K", "l2" };
-static const uint64_t bytes[] = { 32768, 32768, 1 << 20 };
+static char *working_sets[] = { "l1", "48K", "l2" };
+static const uint64_t bytes[] = { 32768, 49152, 1 << 20 };
 
-/*
- * memcpy_fleet at l1 (32 KiB) and at 32K, the same bytes: one point twice,
- * as a result set would never hold it, but the key sees only the bytes; and
- * at l2, FAILED.
- */
+/* memcpy_fleet at l1 (32 KiB), at 48K, and at l2, FAILED. */
 static void replay(struct replay_fixture *x)
 {
 	replay_fixture(x, 3, distributions, working_sets, bytes);
 	replay_fail(x, 2, "wrong");
+}
+
+/* The report x as a JSON results file, read back into s; returns result_set_read's status. */
+static int write_and_read(struct replay_fixture *x, struct result_set *s, char *why, size_t len)
+{
+	char path[] = "/tmp/copyperf-replay-XXXXXX";
+	int fd = mkstemp(path), status;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	assert_int_equal(output_write(f, &x->r), 0);
+	fclose(f);
+	status = result_set_read(s, path, why, len);
+	unlink(path);
+	return status;
 }
 
 /* A chunk row and a replay row of the same routine. */
@@ -42,27 +55,18 @@ static struct result_row replay_row = { .routine = "memcpy", .space = "user", .d
 static void test_round_trip(void **state)
 {
 	struct replay_fixture x;
-	char path[] = "/tmp/copyperf-replay-XXXXXX", why[512];
+	char why[512];
 	struct result_set s;
-	FILE *f;
-	int fd;
 
 	(void)state;
 	replay(&x);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_non_null(f);
-	assert_int_equal(output_write(f, &x.r), 0);
-	fclose(f);
-	if (result_set_read(&s, path, why, sizeof(why)))
+	if (write_and_read(&x, &s, why, sizeof(why)))
 		fail_msg("%s", why);
-	unlink(path);
 	assert_true(s.seed == REPLAY_SEED);
 	assert_int_equal(s.n, 3);
 	assert_true(row_is_replay(&s.rows[0]));
 	assert_string_equal(s.rows[0].distribution, "memcpy_fleet");
-	assert_string_equal(s.rows[1].working_set_name, "32K");
+	assert_string_equal(s.rows[1].working_set_name, "48K");
 	assert_true(s.rows[2].working_set == 1 << 20);
 	assert_true(s.rows[0].calls == 1000 && s.rows[0].total == 150000);
 	assert_true(s.rows[0].chunk == 0);
@@ -90,9 +94,27 @@ static void test_from_report(void **state)
 	/* a replay row's speed is calls per second: 1000 calls in 10 us */
 	row_speeds(&s.rows[0], speeds);
 	assert_near(speeds[0], 1e8, 1e-3);
-	/* the key is the working set's bytes: l1 and 32K of 32 KiB are one point */
-	assert_ptr_equal(result_set_find(&s, &s.rows[1]), &s.rows[0]);
-	assert_ptr_equal(result_set_find(&s, &s.rows[2]), &s.rows[2]);
+	for (size_t i = 0; i < 3; i++)
+		assert_ptr_equal(result_set_find(&s, &s.rows[i]), &s.rows[i]);
+	result_set_free(&s);
+}
+
+/*
+ * The key is the working set's bytes: l1 and 32K of 32 KiB are one point, and
+ * a file that holds a point twice is refused, naming both.
+ */
+static void test_point_twice(void **state)
+{
+	static char *names[] = { "l1", "32K" };
+	static const uint64_t same[] = { 32768, 32768 };
+	struct replay_fixture x;
+	struct result_set s;
+	char why[512];
+
+	(void)state;
+	replay_fixture(&x, 2, distributions, names, same);
+	assert_int_equal(write_and_read(&x, &s, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "result 2 repeats result 1 (memcpy, memcpy_fleet 32K)"));
 	result_set_free(&s);
 }
 
@@ -183,6 +205,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_point_twice),
 		cmocka_unit_test(test_from_report),
 		cmocka_unit_test(test_kinds_never_match),
 		cmocka_unit_test(test_pool_scales_to_the_calls),
