@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -27,6 +29,9 @@ static const char plot_usage[] =
 	"set, one bar per routine, space and results file.  Results measured on several\n"
 	"thread counts (-j) are drawn as aggregate throughput against threads, one line per\n"
 	"routine, space, chunk and results file.\n";
+
+/* The most lines, or a replay's clusters of bars, that one plot draws. */
+#define PLOT_MOST 1000
 
 /* The plot's size; a replay's grows wider with its bars. */
 #define PLOT_HEIGHT 680
@@ -66,7 +71,7 @@ static char *find_gnuplot(void)
 int plot_check(const char *path, char *why, size_t whylen)
 {
 	struct atomic_file a;
-	char *gnuplot;
+	char *gnuplot, err[512];
 
 	if (!terminal_for(path)) {
 		snprintf(why, whylen, "plot: '%s' must end in .svg or .png", path);
@@ -79,10 +84,18 @@ int plot_check(const char *path, char *why, size_t whylen)
 	}
 	free(gnuplot);
 	/* Whether the file can be written at all, before anything is measured. */
-	if (atomic_file_open(&a, path, why, whylen))
+	if (atomic_file_open(&a, path, err, sizeof(err))) {
+		snprintf(why, whylen, "plot: %s", err);
 		return -1;
+	}
 	atomic_file_discard(&a);
 	return 0;
+}
+
+/* A byte that would end a script's line, or a datablock's, or mean something else there. */
+static bool control(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f;
 }
 
 /* A gnuplot single-quoted string: a quote inside is written twice. */
@@ -92,9 +105,19 @@ static void quoted(FILE *f, const char *s)
 	for (; *s; s++) {
 		if (*s == '\'')
 			fputc('\'', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
+		fputc(control(*s) ? ' ' : *s, f);
 	}
 	fputc('\'', f);
+}
+
+/* Text inside a double-quoted gnuplot string, where a backslash starts an escape. */
+static void double_quoted_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else
+			fputc(control(*s) ? ' ' : *s, f);
 }
 
 static int by_chunk(const void *x, const void *y)
@@ -113,37 +136,26 @@ static int by_threads(const void *x, const void *y)
 	return (a->threads > b->threads) - (a->threads < b->threads);
 }
 
-/*
- * A line's rows: one routine and space, against chunk size; or, when several
- * thread counts were measured (x_threads), one routine, space and chunk
- * against threads.
- */
-static bool same_line(const struct result_row *a, const struct result_row *b, bool x_threads)
-{
-	return row_same_routine(a, b) && (!x_threads || a->chunk == b->chunk);
-}
-
 static void title(FILE *f, const struct result_set *s, bool replay)
 {
-	char total[32], buffer[32], line[512];
+	char total[32], buffer[32], machine[320], line[400];
 
 	format_size(s->total, total, sizeof(total));
 	format_size(s->buffer, buffer, sizeof(buffer));
+	snprintf(machine, sizeof(machine), "copyperf: %s, %s", s->cpu, s->kernel);
 	if (replay)
-		snprintf(line, sizeof(line),
-			 "copyperf: %s, %s\\nrecorded call mixes replayed, seed %llu, %u repeats",
-			 s->cpu, s->kernel, (unsigned long long)s->seed, s->repeat);
+		snprintf(line, sizeof(line), "recorded call mixes replayed, seed %llu, %u repeats",
+			 (unsigned long long)s->seed, s->repeat);
 	else
 		snprintf(line, sizeof(line),
-			 "copyperf: %s, %s\\ncache %s, %s per point, two %s buffers, align "
-			 "%llu:%llu, %u repeats",
-			 s->cpu, s->kernel, s->cache, total, buffer,
-			 (unsigned long long)s->align_src, (unsigned long long)s->align_dst,
-			 s->repeat);
-	/* a double-quoted string, so the \n breaks the line */
+			 "cache %s, %s per point, two %s buffers, align %llu:%llu, %u repeats",
+			 s->cache, total, buffer, (unsigned long long)s->align_src,
+			 (unsigned long long)s->align_dst, s->repeat);
+	/* a double-quoted string, so that \n breaks the line: the only escape in it */
 	fputs("set title \"", f);
-	for (const char *c = line; *c; c++)
-		fprintf(f, *c == '"' ? "\\%c" : "%c", *c);
+	double_quoted_text(f, machine);
+	fputs("\\n", f);
+	double_quoted_text(f, line);
 	fputs("\"\n", f);
 }
 
@@ -171,30 +183,93 @@ static void xtics(FILE *f, const struct result_set *sets, size_t n_sets)
 	fputs(")\n", f);
 }
 
-/* The rows of one line (see same_line) of a set, in the x axis' order. */
-static size_t series(const struct result_set *s, size_t first, const struct result_row **out,
-		     bool x_threads)
+/*
+ * A line's rows: one routine and space, against chunk size; or, when several
+ * thread counts were measured (x_threads), one routine, space and chunk
+ * against threads.  An order of lines: 0 exactly when on the same line.
+ */
+static int line_order(const struct result_row *a, const struct result_row *b, bool x_threads)
 {
-	const struct result_row *key = &s->rows[first];
+	int c = strcmp(a->routine, b->routine);
+
+	if (!c)
+		c = strcmp(a->space, b->space);
+	if (!c && x_threads)
+		c = (a->chunk > b->chunk) - (a->chunk < b->chunk);
+	return c;
+}
+
+/* For qsort of a set's row pointers: by line, then by place in the set. */
+static int by_place(const struct result_row *a, const struct result_row *b, int c)
+{
+	return c ? c : (a > b) - (a < b);
+}
+
+static int by_line(const void *x, const void *y)
+{
+	const struct result_row *a = *(const struct result_row *const *)x;
+	const struct result_row *b = *(const struct result_row *const *)y;
+
+	return by_place(a, b, line_order(a, b, false));
+}
+
+static int by_line_and_chunk(const void *x, const void *y)
+{
+	const struct result_row *a = *(const struct result_row *const *)x;
+	const struct result_row *b = *(const struct result_row *const *)y;
+
+	return by_place(a, b, line_order(a, b, true));
+}
+
+/* A line of a set: its rows, from the first to appear in the set. */
+struct line {
+	const struct result_row **rows;
+	size_t n;
+};
+
+static int by_first_row(const void *x, const void *y)
+{
+	const struct result_row *a = ((const struct line *)x)->rows[0];
+	const struct result_row *b = ((const struct line *)y)->rows[0];
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The lines of a set (see line_order) in order of their first rows; *rows
+ * holds them (free both).  By sorting: a file may hold tens of thousands of rows.
+ */
+static size_t set_lines(const struct result_set *s, bool x_threads, struct line **lines,
+			const struct result_row ***rows)
+{
+	const struct result_row **r = xcalloc(s->n + 1, sizeof(*r), "the plot");
+	struct line *l = xcalloc(s->n + 1, sizeof(*l), "the plot");
 	size_t n = 0;
 
-	for (size_t i = first; i < s->n; i++) {
-		const struct result_row *r = &s->rows[i];
-
-		if (r->verified && same_line(r, key, x_threads))
-			out[n++] = r;
+	for (size_t i = 0; i < s->n; i++)
+		r[i] = &s->rows[i];
+	qsort(r, s->n, sizeof(*r), x_threads ? by_line_and_chunk : by_line);
+	for (size_t i = 0; i < s->n; i++) {
+		if (!i || line_order(r[i - 1], r[i], x_threads))
+			l[n++] = (struct line){ &r[i], 0 };
+		l[n - 1].n++;
 	}
-	qsort(out, n, sizeof(*out), x_threads ? by_threads : by_chunk);
+	qsort(l, n, sizeof(*l), by_first_row);
+	*lines = l;
+	*rows = r;
 	return n;
 }
 
-/* True when an earlier row of the set is on the same line. */
-static int seen_before(const struct result_set *s, size_t i, bool x_threads)
+/* The verified rows of a line into out, in the x axis' order; returns how many. */
+static size_t series(const struct line *l, const struct result_row **out, bool x_threads)
 {
-	for (size_t k = 0; k < i; k++)
-		if (same_line(&s->rows[k], &s->rows[i], x_threads))
-			return 1;
-	return 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->rows[i]->verified)
+			out[n++] = l->rows[i];
+	qsort(out, n, sizeof(*out), x_threads ? by_threads : by_chunk);
+	return n;
 }
 
 /* True when the sets' chunk rows were measured on more than one thread count. */
@@ -210,16 +285,6 @@ static bool several_thread_counts(const struct result_set *sets, size_t n_sets)
 		first = n ? counts[0] : first;
 	}
 	return false;
-}
-
-/* The median, min and max speed of a row's samples (see row_speeds). */
-static void row_summary(const struct result_row *row, struct summary *sum)
-{
-	double *v = xcalloc(row->n_samples, sizeof(*v), "the plot");
-
-	row_speeds(row, v);
-	summarize(v, row->n_samples, sum);
-	free(v);
 }
 
 /*
@@ -246,7 +311,7 @@ static void categories_collect(struct categories *c, const struct result_set *se
 
 			while (k < c->n && !row_same_place(c->rows[k], r))
 				k++;
-			if (k == c->n && r->verified)
+			if (k == c->n && r->verified && c->n <= PLOT_MOST)
 				c->rows[c->n++] = r;
 		}
 }
@@ -257,7 +322,7 @@ static void chunk_datablock(FILE *f, const struct result_row **rows, size_t n, b
 	for (size_t k = 0; k < n; k++) {
 		struct summary sum;
 
-		row_summary(rows[k], &sum);
+		row_speed_summary(rows[k], &sum);
 		fprintf(f, "%llu %.6g %.6g %.6g\n",
 			(unsigned long long)(x_threads ? rows[k]->threads : rows[k]->chunk),
 			sum.median / BYTES_PER_MB, sum.min / BYTES_PER_MB, sum.max / BYTES_PER_MB);
@@ -278,17 +343,17 @@ static void replay_datablock(FILE *f, const struct result_row **rows, size_t n,
 
 		for (size_t i = 0; i < n && !r; i++)
 			r = row_same_place(rows[i], c->rows[k]) ? rows[i] : NULL;
-		/* a double-quoted column: a quote inside would end it */
+		/* a double-quoted column on a line of its own: no quote, no line break inside */
 		row_where(c->rows[k], label, sizeof(label));
-		for (char *q = label; (q = strchr(q, '"')) != NULL;)
-			*q = '\'';
+		for (char *q = label; *q; q++)
+			*q = *q == '"' ? '\'' : control(*q) ? ' ' : *q;
 		fprintf(f, "\"%s\"", label);
 		if (!r) {
 			fputs(" NaN NaN NaN\n", f);
 			continue;
 		}
 		/* the speeds are calls per second: the slowest call time is the lowest speed's */
-		row_summary(r, &sum);
+		row_speed_summary(r, &sum);
 		fprintf(f, " %.6g %.6g %.6g\n", 1e9 / sum.median, 1e9 / sum.max, 1e9 / sum.min);
 	}
 }
@@ -304,14 +369,16 @@ static size_t lines(FILE *f, FILE *plot, const struct result_set *sets, size_t n
 
 	for (size_t s = 0; s < n_sets; s++) {
 		const struct result_row **rows = xcalloc(sets[s].n + 1, sizeof(*rows), "the plot");
+		const struct result_row **by_line_rows;
+		struct line *ls;
+		size_t n_lines = set_lines(&sets[s], x_threads, &ls, &by_line_rows);
 
-		for (size_t i = 0; i < sets[s].n; i++) {
-			const struct result_row *r = &sets[s].rows[i];
+		for (size_t i = 0; i < n_lines; i++) {
+			const struct result_row *r = ls[i].rows[0];
 			char label[512], chunk[48] = "";
 			size_t n;
 
-			if (seen_before(&sets[s], i, x_threads) ||
-			    !(n = series(&sets[s], i, rows, x_threads)))
+			if (!(n = series(&ls[i], rows, x_threads)))
 				continue;
 			if (x_threads) {
 				strcpy(chunk, ", chunk ");
@@ -337,6 +404,8 @@ static size_t lines(FILE *f, FILE *plot, const struct result_set *sets, size_t n
 			block++;
 		}
 		free(rows);
+		free(ls);
+		free(by_line_rows);
 	}
 	return block;
 }
@@ -353,14 +422,19 @@ static void chunk_axes(FILE *f, const char *path, const struct result_set *sets,
 	xtics(f, sets, n_sets);
 }
 
-/* How many (routine, space, set) the sets hold: at most the lines drawn, for the width. */
-static size_t count_series(const struct result_set *sets, size_t n_sets)
+/* How many lines (see line_order) the sets hold: at most the lines drawn. */
+static size_t count_lines(const struct result_set *sets, size_t n_sets, bool x_threads)
 {
 	size_t n = 0;
 
-	for (size_t s = 0; s < n_sets; s++)
-		for (size_t i = 0; i < sets[s].n; i++)
-			n += !seen_before(&sets[s], i, false);
+	for (size_t s = 0; s < n_sets; s++) {
+		const struct result_row **rows;
+		struct line *ls;
+
+		n += set_lines(&sets[s], x_threads, &ls, &rows);
+		free(ls);
+		free(rows);
+	}
 	return n;
 }
 
@@ -390,7 +464,7 @@ static void threads_axes(FILE *f, const char *path, const struct result_set *set
 static void replay_axes(FILE *f, const char *path, const struct result_set *sets, size_t n_sets,
 			const struct categories *c)
 {
-	double cluster = ((double)count_series(sets, n_sets) + 1.5) * 12;
+	double cluster = ((double)count_lines(sets, n_sets, false) + 1.5) * 12;
 	int width = (int)(120 + cluster * (double)c->n);
 
 	width = width > PLOT_WIDTH ? width : PLOT_WIDTH;
@@ -407,9 +481,8 @@ static void replay_axes(FILE *f, const char *path, const struct result_set *sets
 		(width - 120) / (double)c->n < 130 ? " rotate by 45 right" : "");
 }
 
-/* The terminal is the target's (path, by its name); gnuplot writes into output. */
-static void script(FILE *f, const struct result_set *sets, size_t n_sets, const char *path,
-		   const char *output)
+/* The terminal is the target's (path, by its name); gnuplot draws on its standard output. */
+static void script(FILE *f, const struct result_set *sets, size_t n_sets, const char *path)
 {
 	char *command = NULL;
 	size_t len = 0, n;
@@ -429,9 +502,7 @@ static void script(FILE *f, const struct result_set *sets, size_t n_sets, const 
 	} else {
 		chunk_axes(f, path, sets, n_sets);
 	}
-	fputs("set termoption noenhanced\nset output ", f);
-	quoted(f, output);
-	fputc('\n', f);
+	fputs("set termoption noenhanced\n", f);
 	title(f, &sets[0], replay);
 	plot = open_memstream(&command, &len);
 	if (!plot)
@@ -455,13 +526,67 @@ static int any_verified(const struct result_set *sets, size_t n_sets)
 	return 0;
 }
 
-/* Feeds the script to gnuplot on a pipe: no script file, no shell. */
-static int run_gnuplot(const struct result_set *sets, size_t n_sets, const char *path,
-		       const char *output, char *why, size_t whylen)
+/*
+ * Writes the script to gnuplot's input while its output, the picture, goes to
+ * out, both at once (neither pipe may fill while the other waits).  Returns
+ * the bytes of the picture.
+ */
+static size_t exchange(int to, int from, const char *text, size_t len, FILE *out)
+{
+	struct pollfd p[2] = { { to, POLLOUT, 0 }, { from, POLLIN, 0 } };
+	size_t sent = 0, got = 0;
+	char buf[16384];
+
+	fcntl(to, F_SETFL, fcntl(to, F_GETFL) | O_NONBLOCK);
+	while (p[1].fd >= 0) {
+		if (sent == len && p[0].fd >= 0) {
+			close(to);
+			p[0].fd = -1; /* poll passes over it */
+		}
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (p[0].fd >= 0 && p[0].revents) {
+			ssize_t w = write(to, text + sent, len - sent);
+
+			if (w > 0) {
+				sent += (size_t)w;
+			} else if (errno != EAGAIN && errno != EINTR) { /* gnuplot gone */
+				close(to);
+				p[0].fd = -1;
+			}
+		}
+		if (p[1].revents) {
+			ssize_t r = read(from, buf, sizeof(buf));
+
+			if (r > 0) {
+				got += fwrite(buf, 1, (size_t)r, out);
+			} else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
+				close(from);
+				p[1].fd = -1;
+			}
+		}
+	}
+	if (p[0].fd >= 0)
+		close(to);
+	if (p[1].fd >= 0)
+		close(from);
+	return got;
+}
+
+/*
+ * Feeds the script to gnuplot on a pipe (no script file, no shell) and writes
+ * the picture it prints into out: gnuplot ignores its own write errors, and a
+ * full disk must not leave half a picture in place of the old one.
+ */
+static int run_gnuplot(const struct result_set *sets, size_t n_sets, const char *path, FILE *out,
+		       char *why, size_t whylen)
 {
 	char *gnuplot, *text = NULL;
-	size_t len = 0;
-	int fds[2], status;
+	size_t len = 0, got;
+	int in[2], from[2], status;
 	pid_t pid;
 	FILE *f = open_memstream(&text, &len);
 	void (*sigpipe)(int);
@@ -469,54 +594,84 @@ static int run_gnuplot(const struct result_set *sets, size_t n_sets, const char 
 	/* The whole script first: out of memory then ends the run before gnuplot has started. */
 	if (!f)
 		out_of_memory("the plot");
-	script(f, sets, n_sets, path, output);
+	script(f, sets, n_sets, path);
 	if (fclose(f) || !text)
 		out_of_memory("the plot");
 	gnuplot = find_gnuplot();
-	if (!gnuplot || pipe(fds)) {
+	if (!gnuplot || pipe(in)) {
 		free(gnuplot);
 		free(text);
 		snprintf(why, whylen, "plot: cannot start gnuplot: %s", strerror(errno));
 		return -1;
 	}
+	if (pipe(from)) {
+		snprintf(why, whylen, "plot: cannot start gnuplot: %s", strerror(errno));
+		close(in[0]);
+		close(in[1]);
+		free(gnuplot);
+		free(text);
+		return -1;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		dup2(fds[0], 0);
-		close(fds[0]);
-		close(fds[1]);
+		dup2(in[0], 0);
+		dup2(from[1], 1);
+		close(in[0]);
+		close(in[1]);
+		close(from[0]);
+		close(from[1]);
 		execl(gnuplot, "gnuplot", (char *)NULL);
 		_exit(127);
 	}
 	free(gnuplot);
-	close(fds[0]);
-	if (pid < 0 || !(f = fdopen(fds[1], "w"))) {
+	close(in[0]);
+	close(from[1]);
+	if (pid < 0) {
 		int saved = errno;
 
 		snprintf(why, whylen, "plot: cannot start gnuplot: %s", strerror(errno));
-		close(fds[1]);
-		if (pid > 0)
-			waitpid(pid, NULL, 0); /* gone before its output file is removed */
+		close(in[1]);
+		close(from[0]);
 		free(text);
-		if (saved == ENOMEM)
+		if (saved == ENOMEM || saved == EAGAIN)
 			out_of_memory("the plot");
 		return -1;
 	}
 	/* A gnuplot that dies early must be reported below, not kill us with SIGPIPE. */
 	sigpipe = signal(SIGPIPE, SIG_IGN);
-	fwrite(text, 1, len, f);
-	fclose(f);
+	got = exchange(in[1], from[0], text, len, out);
 	free(text);
 	signal(SIGPIPE, sigpipe);
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		snprintf(why, whylen, "plot: gnuplot failed writing '%s' (its messages are above)",
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) || !got) {
+		snprintf(why, whylen, "plot: gnuplot failed drawing '%s' (its messages are above)",
 			 path);
 		return -1;
 	}
 	return 0;
 }
 
-/* gnuplot draws into the atomic file's temporary file, which then replaces path. */
+/* More lines, or bars to a cluster, than anyone can read (and than gnuplot draws in time). */
+static bool too_many(const struct result_set *sets, size_t n_sets, char *why, size_t whylen,
+		     const char *path)
+{
+	struct categories c = { NULL, 0 };
+	size_t lines = count_lines(sets, n_sets, true);
+	bool replay = false;
+
+	for (size_t s = 0; s < n_sets; s++)
+		replay = replay || result_set_is_replay(&sets[s]);
+	if (replay)
+		categories_collect(&c, sets, n_sets);
+	free(c.rows);
+	if (lines <= PLOT_MOST && c.n <= PLOT_MOST)
+		return false;
+	snprintf(why, whylen, "plot: more than %d %s to draw into '%s'", PLOT_MOST,
+		 lines > PLOT_MOST ? "lines" : "distributions and working sets", path);
+	return true;
+}
+
+/* gnuplot's picture goes into the atomic file's temporary file, which then replaces path. */
 int plot_write(const struct result_set *sets, size_t n_sets, const char *path, char *why,
 	       size_t whylen)
 {
@@ -527,11 +682,13 @@ int plot_write(const struct result_set *sets, size_t n_sets, const char *path, c
 		snprintf(why, whylen, "plot: no verified results to draw into '%s'", path);
 		return PLOT_NOTHING_TO_DRAW;
 	}
+	if (too_many(sets, n_sets, why, whylen, path))
+		return PLOT_NOTHING_TO_DRAW;
 	if (atomic_file_open(&a, path, err, sizeof(err))) {
 		snprintf(why, whylen, "plot: %s", err);
 		return -1;
 	}
-	if (run_gnuplot(sets, n_sets, path, a.path, why, whylen)) {
+	if (run_gnuplot(sets, n_sets, path, a.f, why, whylen)) {
 		atomic_file_discard(&a);
 		return -1;
 	}

@@ -24,8 +24,9 @@ int plot_check(const char *path, char *why, size_t whylen);
  * Draws one line (a replay: one series of bars) per (routine, space, set)
  * into path, which has passed plot_check; the sets hold one kind of result
  * (see result_kinds_add), atomically (atomic_file.h).  Returns 0, or with the
- * reason: PLOT_NOTHING_TO_DRAW (no verified result), PLOT_INTERRUPTED (SIGINT
- * or SIGTERM caught: path left as it was) or -1 (gnuplot could not run or
+ * reason: PLOT_NOTHING_TO_DRAW (no verified result, or more lines or clusters
+ * of bars than a plot can show), PLOT_INTERRUPTED (a signal caught: path left
+ * as it was) or -1 (gnuplot could not run or
  * failed, or the file could not be written).
  */
 int plot_write(const struct result_set *sets, size_t n_sets, const char *path, char *why,
