@@ -28,6 +28,12 @@ void interrupt_catch(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL); /* the terminal closed: as SIGTERM */
+	/*
+	 * A file size limit: the write fails (EFBIG) and is reported, the old file
+	 * kept, where the signal would kill the run and leave its temporary file.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 int interrupt_signal(void)
@@ -37,7 +43,7 @@ int interrupt_signal(void)
 
 const char *interrupt_name(void)
 {
-	return caught == SIGINT ? "SIGINT" : "SIGTERM";
+	return caught == SIGINT ? "SIGINT" : caught == SIGHUP ? "SIGHUP" : "SIGTERM";
 }
 
 int interrupt_exit_status(void)

@@ -98,6 +98,40 @@ static int open_temp(struct atomic_file *a, const struct stat *old, char *err, s
 	return 0;
 }
 
+/*
+ * The file a name that does not exist yet stands for: the name itself, or,
+ * through symbolic links that lead nowhere yet, the name the last one gives
+ * (the link stays a link, as when its file exists).  NULL with errno set
+ * where the links loop.
+ */
+static char *dangling_target(const char *target)
+{
+	char *name = xstrdup(target, "the output file's name");
+	struct stat st;
+
+	for (int hops = 0; lstat(name, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+		char link[4096], *next, *dir;
+		ssize_t n = readlink(name, link, sizeof(link) - 1);
+
+		if (hops == 40 || n < 0) {
+			free(name);
+			errno = n < 0 ? errno : ELOOP;
+			return NULL;
+		}
+		link[n] = '\0';
+		if (link[0] == '/') {
+			next = xstrdup(link, "the output file's name");
+		} else { /* from the link's own directory */
+			dir = dirname(name);
+			if (asprintf(&next, "%s/%s", dir, link) < 0)
+				out_of_memory("the output file's name");
+		}
+		free(name);
+		name = next;
+	}
+	return name;
+}
+
 int atomic_file_open(struct atomic_file *a, const char *target, char *err, size_t errlen)
 {
 	struct stat st;
@@ -118,7 +152,9 @@ int atomic_file_open(struct atomic_file *a, const char *target, char *err, size_
 		out_of_memory("the output file's name");
 	if (errno != ENOENT)
 		return fail(a, err, errlen, "%s", strerror(errno));
-	a->final = xstrdup(target, "the output file's name");
+	a->final = dangling_target(target);
+	if (!a->final)
+		return fail(a, err, errlen, "%s", strerror(errno));
 	return open_temp(a, NULL, err, errlen);
 }
 

@@ -279,6 +279,92 @@ usage_error "plot: chunk results with replays" \
 	"$COPYPERF" plot -o "$T/mixed.svg" "$A" "$RA"
 check "plot: nothing drawn of mixed kinds" test ! -e "$T/mixed.svg"
 
+# ---- hostile and odd results files --------------------------------------------------------
+# A file's strings never reach gnuplot as commands: a quote, a backslash, a line break or
+# a datablock's end inside a name are text.
+edit "$A" "$T/inj1.json" "d['machine']['cpu'] = 'x\\\\\"; system(\"touch $T/pwned1\") #'"
+edit "$A" "$T/inj2.json" "d['machine']['kernel'] = 'k\nsystem(\"touch $T/pwned2\")\n'"
+edit "$RA" "$T/inj3.json" "d['results'][0]['distribution'] = 'd\nEOD\nsystem(\"touch $T/pwned3\")\n'"
+for i in 1 2 3; do
+	status_is "plot of a file whose strings are commands ($i)" 0 "$COPYPERF" plot -o "$T/inj$i.svg" "$T/inj$i.json"
+	check "the commands in file $i did not run" test ! -e "$T/pwned$i"
+	check "plot of file $i is a whole SVG" grep -q '</svg>' "$T/inj$i.svg"
+done
+# A picture that cannot be written whole leaves the old file: gnuplot does not see its own
+# write errors, copyperf writes what it prints.
+echo OLD >"$T/old.svg"
+status_is "plot past a file size limit fails" 1 prlimit --fsize=4096 "$COPYPERF" plot -o "$T/old.svg" "$A"
+check "and says why in one line" test "$(grep -c "cannot write '$T/old.svg': File too large" "$T/err")" = 1
+check "and leaves the old picture" test "$(cat "$T/old.svg")" = OLD
+check "and no temporary file" test -z "$(find "$T" -name '.old.svg.*')"
+echo OLD >"$T/old.json"
+status_is "-o past a file size limit fails" 1 prlimit --fsize=1000 "$COPYPERF" -q -r memcpy,bytes \
+	-s 64,4096 -t 1M -n 3 -f json -o "$T/old.json"
+check "and leaves the old results" test "$(cat "$T/old.json")" = OLD
+check "and no temporary file" test -z "$(find "$T" -name '.old.json.*')"
+"$COPYPERF" -q -r memcpy -s 64 -t 64G -n 3 -f json -o "$T/hup.json" 2>"$T/err" &
+pid=$!
+sleep 1
+kill -HUP $pid
+wait $pid
+check "SIGHUP stops a run as SIGTERM does (exit 129)" test $? = 129
+check "and says so" grep -q "stopped by SIGHUP" "$T/err"
+check "and leaves no file" test -z "$(find "$T" -name '*hup.json*')"
+# A link to a file not yet made stays a link: the file it names is written.
+ln -s made.json "$T/link.json"
+status_is "-o through a dangling link" 0 "$COPYPERF" -q -r memcpy -s 64 -t 64K -n 1 -f json -o "$T/link.json"
+check "the link is still a link" test -L "$T/link.json"
+check "and the file it names is written" grep -q '"tool"' "$T/made.json"
+
+edit "$A" "$T/twice.json" "d['results'].append(d['results'][3])"
+usage_error "a point given twice is refused" "result 29 repeats result 4 (steady, chunk 8192)" \
+	"$COPYPERF" compare "$T/twice.json" "$B"
+edit "$A" "$T/tiny.json" "d['results'][0]['samples'][0] = 1e-320"
+usage_error "a time whose speed is infinite is refused" "result 1 (steady, chunk 65536): sample 1 is not a time > 0" \
+	"$COPYPERF" compare "$T/tiny.json" "$B"
+edit "$A" "$T/threads.json" "d['results'][0]['threads'] = 4294967297"
+usage_error "a thread count past 32 bits is refused" "result 1 lacks" "$COPYPERF" compare "$T/threads.json" "$B"
+sed 's/"cache": "flush"/"cache": "hot"/' "$A" >"$T/hotA.json"
+usage_error "runs pooled into one side share their options" \
+	"'$A' and '$T/hotA.json' were measured with other options" "$COPYPERF" compare "$A,$T/hotA.json" "$B"
+edit "$B" "$T/failB.json" "[r.update(verified=False) for r in d['results']]"
+status_is "--threshold fails when B FAILED verification" 1 "$COPYPERF" compare --threshold 5 "$A" "$T/failB.json"
+check "and says so" has "threshold: 28 points FAILED in B" "$T/out"
+edit "$B" "$T/other.json" "[r.update(routine=r['routine'] + '2') for r in d['results']]"
+status_is "--threshold fails when no point lines up" 1 "$COPYPERF" compare --threshold 5 "$A" "$T/other.json"
+check "and says so" has "threshold: no point compared" "$T/out"
+check "and counts what only B has" has "points only in A: 28, only in B: 28" "$T/out"
+status_is "compare to a full device fails" 1 sh -c '"$0" compare "$1" "$2" >/dev/full' "$COPYPERF" "$A" "$B"
+check "and says so" grep -q "cannot write the comparison" "$T/err"
+# With an even count the median speed is the work over the median time, as the writers give it.
+status_is "four repeats of a point" 0 "$COPYPERF" -q -r memcpy -s 4096 -t 1M -n 4 -f json -o "$T/even.json"
+median=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('%.1f' % (r['bytes_per_s']['median'] / 2**20))" "$T/even.json")
+status_is "compare of four repeats" 0 "$COPYPERF" compare "$T/even.json" "$T/even.json"
+check "shows the median the results file holds ($median MB/s)" grep -qE "^memcpy +user +4096 +$median " "$T/out"
+# Tens of thousands of points: compared in time, and a plot of more lines than anyone can
+# read is refused rather than drawn for minutes.
+python3 - "$T/big.json" <<'PY'
+import json, sys
+rows = [{"routine": "r%d" % (i // 20), "space": "user", "chunk": 8 << (i % 20), "total": 1 << 20,
+         "samples": [1e-3, 2e-3, 3e-3], "verified": True} for i in range(40000)]
+json.dump({"tool": "copyperf", "machine": {}, "config": {"cache": "flush"}, "results": rows},
+          open(sys.argv[1], "w"))
+PY
+status_is "compare of 40000 points within 20 s" 0 timeout 20 "$COPYPERF" compare "$T/big.json" "$T/big.json"
+usage_error "plot of 2000 lines is refused" "more than 1000 lines to draw" \
+	timeout 20 "$COPYPERF" plot -o "$T/big.svg" "$T/big.json"
+edit "$A" "$T/many.json" "d['results'][0]['samples'] = [1e-3 + i * 1e-9 for i in range(100000)]"
+status_is "compare of 100000 samples a point within 20 s" 0 timeout 20 "$COPYPERF" compare "$T/many.json" "$T/many.json"
+# A file name that is not UTF-8 is written as JSON (U+FFFD), which reads back.
+cp "$ROOT/data/distributions/Memcpy_0.csv" "$T/$(printf 'we"ird\\name\377.mix')"
+status_is "-d of a file whose name is not UTF-8" 0 "$COPYPERF" -q -r memcpy -d "$T/$(printf 'we"ird\\name\377.mix')" \
+	-w 16K -n 3 -f json -o "$T/weird.json"
+check "gives JSON that Python reads" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$T/weird.json"
+status_is "and copyperf reads back" 0 "$COPYPERF" compare "$T/weird.json" "$T/weird.json"
+printf '{"tool":"copyperf","results":[],"machine":{"cpu":"\377"}}' >"$T/latin1.json"
+usage_error "a results file that is not UTF-8 is refused" "line 1, column 51: a string that is not UTF-8" \
+	"$COPYPERF" compare "$T/latin1.json" "$B"
+
 # ---- progress ------------------------------------------------------------------------------
 # `script` (util-linux) gives the command a pseudo-terminal; its stderr lands in the typescript.
 RUN="'$COPYPERF' -s 64K-8 -t 1M -n 3 -r memcpy -o /dev/null"
