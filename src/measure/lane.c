@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cache.h"
+#include "interrupt.h"
 #include "lane.h"
 #include "pattern.h"
 #include "sizes.h"
@@ -12,29 +13,13 @@
 #define CANARY 64
 /* Source data is pattern_byte(PATTERN_BIAS + offset), so negative offsets stay in range. */
 #define PATTERN_BIAS 0x10000
-#define COLD_DEFAULT_LLC (64ull << 20)
-
-static size_t walk_region(const struct options *o)
-{
-	uint64_t region = o->buffer;
-
-	if (o->cache == CACHE_COLD) {
-		uint64_t llc = cache_last_level_size();
-
-		/* src and dst each twice the LLC: the walk spans four times it */
-		llc = 2 * (llc ? llc : COLD_DEFAULT_LLC);
-		if (llc > region)
-			region = llc;
-	}
-	return (size_t)region;
-}
 
 /* A spare page in front of each buffer, so canaries before an offset-0 buffer exist. */
 size_t lane_map_length(const struct options *o)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
-	return round_up(page + o->align_src + o->align_dst + walk_region(o) + CANARY, page);
+	return round_up(page + o->align_src + o->align_dst + (size_t)o->buffer + CANARY, page);
 }
 
 int lane_open(struct lane *l, const struct options *o, char *err, size_t errlen)
@@ -45,7 +30,7 @@ int lane_open(struct lane *l, const struct options *o, char *err, size_t errlen)
 	l->o = o;
 	if (o->distributions)
 		return 0;
-	l->region = walk_region(o);
+	l->region = (size_t)o->buffer;
 	l->map_len = lane_map_length(o);
 	l->src_map = pages_map(l->map_len, o, 0x5a, &l->pages, "--buffer", err, errlen);
 	l->dst_map = l->src_map ? pages_map(l->map_len, o, 0x5a, &l->pages, "--buffer", err, errlen)
@@ -108,8 +93,12 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 	return MEASURE_OK;
 }
 
-/* The timed loop, as in the seed: walk the range chunk by chunk, wrap at its end. */
-static TIMED_LOOP void timed_walk(const struct lane *l, copyperf_copy_fn fn, size_t chunk,
+/*
+ * The timed loop, as in the seed: walk the range chunk by chunk, wrap at its
+ * end.  False when a signal (interrupt.h) stopped it first, at a wrap: a
+ * measurement of 1 TiB need not run to its end after a Ctrl-C.
+ */
+static TIMED_LOOP bool timed_walk(const struct lane *l, copyperf_copy_fn fn, size_t chunk,
 				  struct counters *counters, struct lane_time *t)
 {
 	unsigned char *dst = l->dst + l->start;
@@ -124,6 +113,8 @@ static TIMED_LOOP void timed_walk(const struct lane *l, copyperf_copy_fn fn, siz
 	while (count--) {
 		if (pos + chunk > walk) {
 			pos = 0;
+			if (interrupt_signal())
+				return false;
 			if (mode == CACHE_FLUSH) {
 				uint64_t p0 = now_ns();
 
@@ -141,19 +132,21 @@ static TIMED_LOOP void timed_walk(const struct lane *l, copyperf_copy_fn fn, siz
 		pos += chunk;
 	}
 	t->t1 = now_ns();
+	return true;
 }
 
-void lane_timed(struct lane *l, copyperf_copy_fn fn, const struct workload *w,
+bool lane_timed(struct lane *l, copyperf_copy_fn fn, const struct workload *w,
 		struct counters *counters, struct lane_time *t)
 {
-	if (w->calls) {
-		t->paused = 0;
-		t->t0 = now_ns();
-		replay_timed(&l->replay, fn, call_list_passes(w->calls, l->o->total));
-		t->t1 = now_ns();
-	} else {
-		timed_walk(l, fn, w->chunk, counters, t);
-	}
+	bool whole;
+
+	if (!w->calls)
+		return timed_walk(l, fn, w->chunk, counters, t);
+	t->paused = 0;
+	t->t0 = now_ns();
+	whole = replay_timed(&l->replay, fn, call_list_passes(w->calls, l->o->total));
+	t->t1 = now_ns();
+	return whole;
 }
 
 /* Checks dst[start, start+len) against the source and the canaries around it. */

@@ -8,6 +8,7 @@
 #ifndef COPYPERF_LANE_H
 #define COPYPERF_LANE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "copyperf.h"
 #include "counters.h"
@@ -53,9 +54,10 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 
 /*
  * The timed copies with fn; counters (started by the caller, or NULL) are
- * paused during a flush the timer pauses for.
+ * paused during a flush the timer pauses for.  False when a signal caught
+ * (interrupt.h) cut them short: the copies are then neither whole nor timed.
  */
-void lane_timed(struct lane *l, copyperf_copy_fn fn, const struct workload *w,
+bool lane_timed(struct lane *l, copyperf_copy_fn fn, const struct workload *w,
 		struct counters *counters, struct lane_time *t);
 
 /* Checks what the timed copies left, and the routine's return value. */

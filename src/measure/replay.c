@@ -6,6 +6,7 @@
 #include <string.h>
 #include "pages.h"
 #include "pattern.h"
+#include "interrupt.h"
 #include "replay.h"
 #include "timing.h"
 
@@ -65,16 +66,15 @@ void replay_close(struct replay *rp)
 	memset(rp, 0, sizeof(*rp));
 }
 
-TIMED_LOOP double replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t passes)
+TIMED_LOOP bool replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t passes)
 {
-	uint64_t t0;
+	uint64_t p;
 
 	__asm__ volatile("" : "+r"(fn)); /* the compiler may not see which function this is */
-	t0 = now_ns();
-	for (uint64_t p = 0; p < passes; p++)
+	for (p = 0; p < passes && !interrupt_signal(); p++)
 		call_list_pass(rp->arena, rp->l, fn);
-	rp->arena_passes += passes;
-	return (double)(now_ns() - t0) * 1e-9;
+	rp->arena_passes += p;
+	return p == passes;
 }
 
 static size_t first_difference(const unsigned char *a, const unsigned char *b, size_t n)

@@ -6,6 +6,7 @@
 #ifndef COPYPERF_REPLAY_H
 #define COPYPERF_REPLAY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "copyperf.h"
 #include "call_list.h"
@@ -29,8 +30,11 @@ int replay_open(struct replay *rp, const struct call_list *l, const struct optio
 		struct page_usage *u, char *err, size_t errlen);
 void replay_close(struct replay *rp);
 
-/* Makes every call of the list, passes times over, with fn; returns the seconds it took. */
-double replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t passes);
+/*
+ * Makes every call of the list, passes times over, with fn; false when a
+ * signal (interrupt.h) stopped it first, at the end of a pass.
+ */
+bool replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t passes);
 
 /*
  * Checks the arena against what the passes made so far must have left in it

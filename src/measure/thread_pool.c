@@ -37,8 +37,11 @@ static void work(void *ctx, unsigned i)
 	pthread_barrier_wait(&p->start);
 	if (in)
 		start_together(p);
-	if (in && me->status == MEASURE_OK)
-		lane_timed(&me->lane, p->routine->fn, p->w, NULL, &me->time);
+	if (in && me->status == MEASURE_OK &&
+	    !lane_timed(&me->lane, p->routine->fn, p->w, NULL, &me->time)) {
+		snprintf(me->why, sizeof(me->why), "stopped by a signal");
+		me->status = MEASURE_ERROR; /* not verified: the copies were cut short */
+	}
 	pthread_barrier_wait(&p->timed);
 	/* verified only once every thread has stopped copying: checking takes bandwidth too */
 	if (in && me->status == MEASURE_OK)

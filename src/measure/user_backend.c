@@ -8,6 +8,7 @@
 #include "routine_names.h"
 #include "thread_pool.h"
 #include "user_backend.h"
+#include "xalloc.h"
 
 struct user_ctx {
 	const struct options *o;
@@ -21,9 +22,36 @@ struct user_ctx {
 	bool *overlap_ok;          /* per routine */
 };
 
+int user_backend_check_routines(const struct options *o, char *err, size_t errlen)
+{
+	size_t total = copyperf_routine_count();
+
+	for (size_t i = 0; i < o->n_routines; i++) {
+		const struct copyperf_routine *r = copyperf_routine_find(o->routines[i]);
+		const char **names;
+
+		if (r && copyperf_routine_available(r))
+			continue;
+		if (r) {
+			snprintf(err, errlen, "--routines: '%s' does not run on this CPU", r->name);
+			return -1;
+		}
+		names = xcalloc(total + 1, sizeof(*names), "--routines");
+		for (size_t k = 0; k < total; k++)
+			names[k] = copyperf_routine_at(k)->name;
+		unknown_routine_error(err, errlen, "routine", o->routines[i], names, total);
+		free(names);
+		return -1;
+	}
+	return 0;
+}
+
 static int resolve_routines(struct user_ctx *c, const struct options *o, char *err, size_t errlen)
 {
 	size_t total = copyperf_routine_count(), n = 0;
+
+	if (user_backend_check_routines(o, err, errlen))
+		return -1;
 
 	c->routines = calloc(total + o->n_routines + 1, sizeof(*c->routines));
 	c->names = calloc(total + o->n_routines + 1, sizeof(*c->names));
@@ -36,22 +64,8 @@ static int resolve_routines(struct user_ctx *c, const struct options *o, char *e
 			if (copyperf_routine_available(copyperf_routine_at(i)))
 				c->routines[n++] = copyperf_routine_at(i);
 	}
-	for (size_t i = 0; i < o->n_routines; i++) {
-		const struct copyperf_routine *r = copyperf_routine_find(o->routines[i]);
-
-		if (!r) {
-			for (size_t k = 0; k < total; k++)
-				c->names[k] = copyperf_routine_at(k)->name;
-			unknown_routine_error(err, errlen, "routine", o->routines[i], c->names,
-					      total);
-			return -1;
-		}
-		if (!copyperf_routine_available(r)) {
-			snprintf(err, errlen, "--routines: '%s' does not run on this CPU", r->name);
-			return -1;
-		}
-		c->routines[n++] = r;
-	}
+	for (size_t i = 0; i < o->n_routines; i++)
+		c->routines[n++] = copyperf_routine_find(o->routines[i]);
 	for (size_t i = 0; i < n; i++)
 		c->names[i] = c->routines[i]->name;
 	return (int)n;
@@ -64,6 +78,7 @@ static enum measure_status user_measure(struct backend *b, size_t r, const struc
 	const struct copyperf_routine *routine = c->routines[r];
 	struct lane_time t;
 	enum measure_status s;
+	bool whole;
 
 	if (w->threads)
 		return thread_pool_measure(&c->pool, routine, w, w->threads, seconds,
@@ -72,9 +87,13 @@ static enum measure_status user_measure(struct backend *b, size_t r, const struc
 		return s;
 	if (c->counters)
 		counters_start(c->counters);
-	lane_timed(&c->lane, routine->fn, w, c->counters, &t);
+	whole = lane_timed(&c->lane, routine->fn, w, c->counters, &t);
 	if (c->counters)
 		counters_stop(c->counters, &c->last);
+	if (!whole) {
+		snprintf(why, whylen, "%s: stopped by a signal", routine->name);
+		return MEASURE_ERROR; /* the sweep then stops: interrupt_signal() is set */
+	}
 	*seconds = lane_seconds(&t);
 	return lane_verify(&c->lane, routine, w, why, whylen);
 }

@@ -15,6 +15,12 @@
  * reserved for them and for ws's replay arenas.  Returns 0, or -1 with a one-line
  * reason naming the option at fault (a usage error).
  */
+/*
+ * Whether every routine -r names exists and runs on this CPU, before anything
+ * is built or opened.  Returns 0, or -1 with a one-line reason.
+ */
+int user_backend_check_routines(const struct options *o, char *err, size_t errlen);
+
 int user_backend_open(struct backend *b, const struct options *o, const struct thread_plan *tp,
 		      const struct workloads *ws, char *err, size_t errlen);
 void user_backend_close(struct backend *b);
