@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* copyperf: parse, measure, verify, report. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +140,8 @@ static int run(const struct options *o)
 	memset(&ws, 0, sizeof(ws));
 	memset(&pages, 0, sizeof(pages));
 	memset(&tp, 0, sizeof(tp));
-	if (check_machine(o, &tp, err, sizeof(err))) {
+	if (check_machine(o, &tp, err, sizeof(err)) ||
+	    (!o->kernel && user_backend_check_routines(o, err, sizeof(err)))) {
 		status = usage_error(err);
 		goto out;
 	}
@@ -229,12 +231,25 @@ out:
 	return status;
 }
 
+/*
+ * A closed standard stream hands its number to the next file opened: -o's
+ * would then take the notes meant for standard error.  Each closed one gets
+ * /dev/null opened the wrong way round, so that writing to it still fails.
+ */
+static void hold_standard_streams(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
+			open("/dev/null", fd ? O_RDONLY : O_WRONLY); /* the lowest free number: fd */
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	char err[512];
 	int status = 0;
 
+	hold_standard_streams();
 	/* The subcommands read results files and take their own options. */
 	if (argc > 1 && !strcmp(argv[1], "plot"))
 		return plot_main(argc - 1, argv + 1);
@@ -260,6 +275,11 @@ int main(int argc, char **argv)
 	case ACTION_RUN:
 		status = run(&o);
 		break;
+	}
+	if (o.action != ACTION_RUN && (fflush(stdout) || ferror(stdout))) {
+		fprintf(stderr, "copyperf: cannot write to standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		status = 1;
 	}
 	options_free(&o);
 	return status;

@@ -4,18 +4,23 @@
 #include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "options.h"
 #include "sizes.h"
+#include "measure/cache.h"
 #include "measure/workloads.h"
 #include "xalloc.h"
 
 #define DEFAULT_TOTAL (32ull << 20)
 #define DEFAULT_BUFFER (64ull << 10)
+#define COLD_DEFAULT_LLC (64ull << 20) /* where the machine does not say */
 #define MAX_TOTAL (1ull << 40)
-#define MAX_BUFFER (1ull << 32)
+/* 4 GiB, or where size_t is 32 bits the most two buffers and their guards can take: 1 GiB */
+#define MAX_BUFFER (SIZE_MAX >> 2 < (1ull << 32) ? (uint64_t)(SIZE_MAX >> 2) + 1 : 1ull << 32)
 #define MAX_ALIGN 4095
 #define MAX_REPEAT 100000
 #define DEFAULT_SEED 2008
@@ -34,14 +39,14 @@ const char options_usage[] =
 	"  -s, --sizes LIST      chunk sizes, e.g. 65536,4096,8 or a range 8-64K (powers of two);\n"
 	"                        default 64K-8: 64 KiB down to 8 B, halving (the seed's 14 sizes)\n"
 	"  -t, --total SIZE      bytes copied per (routine, size) measurement; default 32M\n"
-	"                        (suffixes K M G mean 2^10 2^20 2^30)\n"
+	"                        (suffixes K M G T, any case, mean 2^10 2^20 2^30 2^40)\n"
 	"  -b, --buffer SIZE     bytes in each of the two working buffers; default 64K\n"
 	"  -c, --cache MODE      flush: flush both buffers from every cache level at each wrap,\n"
 	"                               timer paused during the flush (default)\n"
 	"                        flush-timed: the seed's method, the flush is timed too\n"
 	"                        hot: never flush\n"
-	"                        cold: walk a region at least 4x the last-level cache, so every\n"
-	"                              chunk comes from memory\n"
+	"                        cold: buffers of at least twice the last-level cache each,\n"
+	"                              so every chunk comes from memory\n"
 	"  -a, --align S:D       byte offsets (0-4095) of source and destination from a\n"
 	"                        page-aligned base; default 0:0\n"
 	"  -n, --repeat N        measurements per point (default 5): median, min and max reported\n"
@@ -146,13 +151,19 @@ static int pick_name(const char *opt, const char *arg, const char *const *names,
 	return fail(err, errlen, "%s: unknown value '%s' (valid: %s)", opt, arg, valid);
 }
 
+/* Digits, with a minus sign for the range's message: not the space or plus strtol takes. */
+static bool number_text(const char *s)
+{
+	return (*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9');
+}
+
 static int parse_count(const char *opt, const char *arg, long lo, long hi, long *out, char *err,
 		       size_t errlen)
 {
 	char *end;
 	long v = strtol(arg, &end, 10);
 
-	if (*arg == '\0' || *end != '\0')
+	if (!number_text(arg) || *end != '\0')
 		return fail(err, errlen, "%s: '%s' is not a whole number", opt, arg);
 	if (v < lo || v > hi)
 		return fail(err, errlen, "%s: %s is out of range (%ld to %ld)", opt, arg, lo, hi);
@@ -207,6 +218,12 @@ static int parse_words(const char *opt, const char *arg, char ***words, size_t *
 			free(copy);
 			return fail(err, errlen, "%s: empty name in '%s'", opt, arg);
 		}
+		for (size_t i = 0; i < *n; i++)
+			if (!strcmp((*words)[i], word)) {
+				fail(err, errlen, "%s: '%s' is given twice", opt, word);
+				free(copy);
+				return -1;
+			}
 		(*words)[(*n)++] = xstrdup(word, opt);
 	}
 	free(copy);
@@ -276,18 +293,19 @@ static int check_working_sets(const struct options *o, char *err, size_t errlen)
 
 static int parse_align(const char *arg, struct options *o, char *err, size_t errlen)
 {
+	const char *second;
 	char *end;
 	unsigned long s, d;
 
 	s = strtoul(arg, &end, 10);
-	if (end == arg || *end != ':')
+	if (!number_text(arg) || *arg == '-' || *end != ':')
 		return fail(err, errlen, "--align: '%s' is not S:D (two byte offsets)", arg);
-	arg = end + 1;
-	d = strtoul(arg, &end, 10);
-	if (end == arg || *end != '\0')
+	second = end + 1;
+	d = strtoul(second, &end, 10);
+	if (!number_text(second) || *second == '-' || *end != '\0')
 		return fail(err, errlen, "--align: '%s' is not S:D (two byte offsets)", arg);
 	if (s > MAX_ALIGN || d > MAX_ALIGN)
-		return fail(err, errlen, "--align: offsets must be 0 to %d", MAX_ALIGN);
+		return fail(err, errlen, "--align: '%s': offsets must be 0 to %d", arg, MAX_ALIGN);
 	o->align_src = s;
 	o->align_dst = d;
 	return 0;
@@ -301,9 +319,14 @@ static int parse_sizes(const char *arg, struct options *o, char *err, size_t err
 	if (n < 0)
 		return fail(err, errlen, "--sizes: %s", why);
 	o->n_sizes = (size_t)n;
-	for (size_t i = 0; i < o->n_sizes; i++)
+	for (size_t i = 0; i < o->n_sizes; i++) {
 		if (o->sizes[i] == 0)
 			return fail(err, errlen, "--sizes: a chunk of 0 bytes copies nothing");
+		for (size_t k = 0; k < i; k++)
+			if (o->sizes[k] == o->sizes[i])
+				return fail(err, errlen, "--sizes: %llu is given twice in '%s'",
+					    (unsigned long long)o->sizes[i], arg);
+	}
 	return 0;
 }
 
@@ -364,8 +387,15 @@ static int check_threads(const struct options *o, char *err, size_t errlen)
 /* Checks the options against each other once all are known. */
 static int check_consistency(const struct options *o, char *err, size_t errlen)
 {
+	struct stat a, b;
+
 	if (check_replay(o, err, errlen) || check_threads(o, err, errlen))
 		return -1;
+	/* one would overwrite the other */
+	if (o->output && o->plot &&
+	    (!strcmp(o->output, o->plot) || (stat(o->output, &a) == 0 && stat(o->plot, &b) == 0 &&
+					     a.st_dev == b.st_dev && a.st_ino == b.st_ino)))
+		return fail(err, errlen, "--plot: '%s' is the --output file too", o->plot);
 	if (o->distributions)
 		return 0;
 	for (size_t i = 0; i < o->n_sizes; i++) {
@@ -381,6 +411,22 @@ static int check_consistency(const struct options *o, char *err, size_t errlen)
 				    (unsigned long long)o->total, c);
 	}
 	return 0;
+}
+
+/*
+ * -c cold walks buffers of twice the last-level cache each (or more, as -b
+ * says), so that every chunk comes from memory: the buffers are that large,
+ * for the chunks' check and for what the results say.
+ */
+static void cold_buffers(struct options *o)
+{
+	uint64_t llc = cache_last_level_size();
+	uint64_t region = 2 * (llc ? llc : COLD_DEFAULT_LLC);
+
+	if (region > MAX_BUFFER) /* what this machine's size_t can map */
+		region = MAX_BUFFER;
+	if (region > o->buffer)
+		o->buffer = region;
 }
 
 static void set_defaults(struct options *o)
@@ -488,12 +534,37 @@ static int parse_option(int c, const char *arg, struct options *o, char *err, si
 	return fail(err, errlen, "internal error: option %d", c);
 }
 
-void option_error(char *err, size_t errlen, int c, const char *arg)
+void option_error(char *err, size_t errlen, int c, char *const *argv, const struct option *longs)
 {
+	const char *word = argv[optind - 1], *name = word + 2;
+	size_t len = strcspn(name, "="), matches = 0;
+	const struct option *exact = NULL, *one = NULL;
+
+	for (const struct option *l = longs; l->name; l++)
+		if (!strncmp(l->name, name, len)) {
+			matches++;
+			one = l;
+			exact = strlen(l->name) == len ? l : exact;
+		}
+	/*
+	 * A short option, perhaps inside a cluster (-qZ), where getopt may not have
+	 * moved past the word yet: the letter is optopt's.
+	 */
+	if (strncmp(word, "--", 2) || !len ||
+	    (optopt && (exact ? exact : one) && (exact ? exact : one)->val != optopt)) {
+		snprintf(err, errlen, c == ':' ? "option '-%c' needs a value (see --help)"
+					       : "unknown option '-%c' (see --help)", optopt);
+		return;
+	}
 	if (c == ':')
-		snprintf(err, errlen, "option '%s' needs a value (see --help)", arg);
+		snprintf(err, errlen, "option '--%.*s' needs a value (see --help)", (int)len, name);
+	else if (name[len] == '=' && (exact || matches == 1))
+		snprintf(err, errlen, "option '--%s' takes no value (see --help)",
+			 (exact ? exact : one)->name);
+	else if (matches > 1 && !exact)
+		snprintf(err, errlen, "option '--%.*s' is ambiguous (see --help)", (int)len, name);
 	else
-		snprintf(err, errlen, "unknown option '%s' (see --help)", arg);
+		snprintf(err, errlen, "unknown option '%s' (see --help)", word);
 }
 
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
@@ -505,7 +576,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":r:s:t:b:c:a:n:f:o:d:w:j:hq", long_options, NULL)) != -1) {
 		if (c == '?' || c == ':') {
-			option_error(err, errlen, c, argv[optind - 1]);
+			option_error(err, errlen, c, argv, long_options);
 			return -1;
 		}
 		if (parse_option(c, optarg, o, err, errlen))
@@ -521,6 +592,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			return fail(err, errlen, "internal error: %s", why);
 		o->n_sizes = (size_t)n;
 	}
+	if (o->cache == CACHE_COLD && !o->kernel)
+		cold_buffers(o);
 	if (o->distributions && !o->working_sets &&
 	    parse_words("--working-set", "l1,l2", &o->working_sets, &o->n_working_sets, err, errlen))
 		return -1;

@@ -3,6 +3,7 @@
 #ifndef COPYPERF_OPTIONS_H
 #define COPYPERF_OPTIONS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -74,11 +75,12 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 void options_free(struct options *o);
 
 /*
- * The error text for getopt's return c, ':' (a value is missing) or '?' (an
- * unknown option), about arg, the argv word getopt stopped at. Every
- * subcommand parses with opterr = 0 and a leading ':' and reports with this.
+ * The error text for getopt_long's return c, ':' (a value is missing) or '?'
+ * (an unknown, ambiguous or misused option), just after it returned it from
+ * argv with the options longs.  Every subcommand parses with opterr = 0 and a
+ * leading ':' and reports with this.
  */
-void option_error(char *err, size_t errlen, int c, const char *arg);
+void option_error(char *err, size_t errlen, int c, char *const *argv, const struct option *longs);
 
 const char *cache_mode_name(enum cache_mode m);
 const char *format_name(enum output_format f);

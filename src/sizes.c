@@ -40,7 +40,7 @@ int parse_size(const char *text, uint64_t *out, char *err, size_t errlen)
 	char *end;
 
 	if (!isdigit((unsigned char)text[0])) {
-		snprintf(err, errlen, "'%s' is not a size (a number, optionally with K, M or G)", text);
+		snprintf(err, errlen, "'%s' is not a size (a number, optionally with K, M, G or T)", text);
 		return -1;
 	}
 	errno = 0;
@@ -50,7 +50,7 @@ int parse_size(const char *text, uint64_t *out, char *err, size_t errlen)
 		return -1;
 	}
 	if (shift_for_suffix(end, &shift) != 0) {
-		snprintf(err, errlen, "'%s' has an unknown unit '%s' (use K, M or G)", text, end);
+		snprintf(err, errlen, "'%s' has an unknown unit '%s' (use K, M, G or T)", text, end);
 		return -1;
 	}
 	if (shift && value > (UINT64_MAX >> shift)) {
@@ -102,8 +102,12 @@ static int parse_item(char *item, uint64_t *list, size_t *n, char *err, size_t e
 		return 0;
 	}
 	*dash = '\0';
-	if (parse_size(item, &lo, err, errlen) || parse_size(dash + 1, &hi, err, errlen))
+	if (parse_size(item, &lo, err, errlen) || parse_size(dash + 1, &hi, err, errlen)) {
+		/* the whole item: "-1" and "8-" are not one half of a range */
+		snprintf(err, errlen, "'%s-%s' is not a size or a range of them (8-64K)", item,
+			 dash + 1);
 		return -1;
+	}
 	if (!is_power_of_two(lo) || !is_power_of_two(hi)) {
 		snprintf(err, errlen, "range '%s-%s' must run between powers of two", item, dash + 1);
 		return -1;

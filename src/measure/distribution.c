@@ -573,6 +573,13 @@ int distribution_load(char *const *words, size_t n_words, struct distribution **
 	*n = 0;
 	for (size_t i = 0; i < n_words && !status; i++)
 		status = distribution_expand(words[i], &names, &paths, &found, err, errlen);
+	/* fleet and memcpy_fleet, all and memcpy_3: one mix measured twice would be one point twice */
+	for (size_t i = 0; i < found && !status; i++)
+		for (size_t k = 0; k < i && !status; k++)
+			if (!strcmp(names[k], names[i])) {
+				snprintf(err, errlen, "--distribution: %s is given twice", names[i]);
+				status = -1;
+			}
 	if (!status && !(*out = calloc(found + 1, sizeof(**out)))) {
 		snprintf(err, errlen, "--distribution: out of memory");
 		status = -1;

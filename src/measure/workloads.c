@@ -50,9 +50,18 @@ static int add_working_sets(struct workloads *ws, const struct options *o, char 
 		snprintf(err, errlen, "--working-set: out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < o->n_working_sets; i++)
+	for (size_t i = 0; i < o->n_working_sets; i++) {
 		if ((ws->ws_bytes[i] = working_set_bytes(o->working_sets[i], err, errlen)) == 0)
 			return -1;
+		/* a point is known by its bytes: two names for them would make one point twice */
+		for (size_t k = 0; k < i; k++)
+			if (ws->ws_bytes[k] == ws->ws_bytes[i]) {
+				snprintf(err, errlen, "--working-set: '%s' and '%s' are both %llu bytes here",
+					 o->working_sets[k], o->working_sets[i],
+					 (unsigned long long)ws->ws_bytes[i]);
+				return -1;
+			}
+	}
 	ws->n_ws = o->n_working_sets;
 	return 0;
 }

@@ -392,7 +392,7 @@ int compare_main(int argc, char **argv)
 		if (c == 't' && parse_threshold(optarg, &threshold) == 0)
 			continue;
 		if (c != 't') {
-			option_error(why, sizeof(why), c, argv[optind - 1]);
+			option_error(why, sizeof(why), c, argv, longs);
 			fprintf(stderr, "copyperf compare: %s\n", why);
 		}
 		return EXIT_USAGE;

@@ -728,7 +728,7 @@ int plot_main(int argc, char **argv)
 			out = optarg;
 			continue;
 		}
-		option_error(why, sizeof(why), c, argv[optind - 1]);
+		option_error(why, sizeof(why), c, argv, longs);
 		fprintf(stderr, "copyperf plot: %s\n", why);
 		return EXIT_USAGE;
 	}

@@ -33,7 +33,23 @@ usage_error "overflowing suffix" "--buffer: '17179869184G' is too large" -b 1717
 usage_error "unwritable output" "--output: cannot write '$tmp/no/such/dir/r.json'" -o "$tmp/no/such/dir/r.json" -t 64K -s 64K
 usage_error "bad cache mode" "--cache: unknown value 'tepid'" -c tepid
 usage_error "bad format" "--format: unknown value 'xml'" -f xml
-usage_error "bad alignment" "--align: offsets must be 0 to 4095" -a 0:5000
+usage_error "bad alignment" "--align: '0:5000': offsets must be 0 to 4095" -a 0:5000
+usage_error "an alignment with a plus sign" "--align: '+1:0' is not S:D" -a +1:0
+usage_error "a count with a space" "--repeat: ' 1' is not a whole number" -n ' 1'
+usage_error "a negative size names itself" "--sizes: '-1' is not a size or a range" -s -1
+usage_error "half a range names the range" "--sizes: '8-' is not a size or a range" -s 8-
+# Each point once: a name twice, or two names for one mix or working set, would measure it twice.
+usage_error "a routine twice" "--routines: 'memcpy' is given twice" -r memcpy,memcpy
+usage_error "a size twice" "--sizes: 8 is given twice in '8-16,8'" -s 8-16,8
+usage_error "a mix twice under two names" "--distribution: memcpy_fleet is given twice" -d fleet,memcpy_fleet
+usage_error "a working set twice in bytes" "--working-set: '4K' and '4096' are both 4096 bytes here" -d fleet -w 4K,4096
+usage_error "--plot onto --output" "--plot: '$tmp/r.svg' is the --output file too" -o "$tmp/r.svg" --plot "$tmp/r.svg"
+# The option at fault, even inside a cluster of short ones; a long one misused says how.
+usage_error "an unknown letter after a value" "unknown option '-x'" -n 1 -xq
+usage_error "an unknown letter inside a cluster" "unknown option '-Z'" -t 64K -qZr memcpy
+usage_error "a value to an option that takes none" "option '--quiet' takes no value" --quiet=1
+usage_error "an ambiguous abbreviation" "option '--c' is ambiguous" --c 1
+usage_error "a missing value" "option '--sizes' needs a value" --sizes
 usage_error "no such CPU" "--cpu: cannot run on CPU 1000" --cpu 1000 -t 64K -s 64K
 
 # A bad COPYPERF_* variable (x86-64's tuning): one warning naming it, then the machine's choice.
@@ -139,6 +155,36 @@ for mode in flush flush-timed hot cold; do
 done
 # The table states its unit.
 grep -q 'MB/s: 2^20 bytes per second' "$tmp/t" && ok || bad "table header lacks the unit"
+# -c cold: the buffers are what the walk spans (twice the LLC or more), said in the results, and
+# a chunk up to them is taken.
+"$cp" -q -c cold -t 2M -n 1 -s 1M -r memcpy -f json -o "$tmp/cold.json" &&
+	python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['config']; assert c['buffer'] >= 2 << 20, c" "$tmp/cold.json" &&
+	ok || bad "-c cold with a 1 MiB chunk: $(head -c 300 "$tmp/cold.json")"
+# A signal stops even a measurement of a terabyte within a second or two: at a wrap of the walk,
+# at the end of a pass of the calls, and on every thread.
+for run in "-s 4K" "-d fleet -w 16K" "-s 4K -j 2"; do
+	"$cp" -q -r memcpy -n 1 -t 1T $run 2>"$tmp/err" &
+	pid=$!
+	sleep 1
+	kill -INT $pid
+	( sleep 10; kill -KILL $pid 2>/dev/null ) &
+	watchdog=$!
+	wait $pid
+	st=$?
+	kill $watchdog 2>/dev/null
+	[ $st = 130 ] && grep -q "stopped by SIGINT after 0 of" "$tmp/err" && ok ||
+		bad "SIGINT in a 1 TiB measurement ($run): exit $st, $(cat "$tmp/err")"
+done
+# A closed standard error does not send the notes into -o's file (its number would be free);
+# help, version and the list fail on a full device.
+"$cp" -q -r memcpy,memmove -d memmove_0 -w 4K -t 1M -n 1 -f json -o "$tmp/closed.json" 2>&- &&
+	python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/closed.json" && ok ||
+	bad "stderr closed: the results file is not JSON: $(head -c 200 "$tmp/closed.json")"
+for a in --help --version --list; do
+	"$cp" $a >/dev/full 2>"$tmp/err"
+	st=$?
+	[ $st = 1 ] && grep -q "cannot write to standard output" "$tmp/err" && ok || bad "$a >/dev/full: exit $st"
+done
 
 # Verification catches wrong copies: FAILED with the offset, no speed, exit 1.
 "$broken" -q -r memcpy,broken-short,broken-overrun -s 4K,64,8 -t 64K -n 2 >"$tmp/b" 2>"$tmp/berr"
