@@ -241,15 +241,15 @@ static int cp_measure_locked(struct copyperf_measure *m)
 	err = cp_routine_walk(m->routine, &w);
 	if (err)
 		goto release_src;
-	m->ns = w.ns;
-	m->copied = w.count * chunk;
 	m->result = COPYPERF_RESULT_OK;
-	if (w.left) {
+	if (w.left) { /* the walk stopped there: nothing whole to time or count */
 		m->result = w.left < 0 ? COPYPERF_RESULT_BAD_RETURN : COPYPERF_RESULT_NOT_COPIED;
 		m->value = w.left < 0 ? 0 : w.left;
 		m->offset = w.failed_at;
 		goto release_src;
 	}
+	m->ns = w.ns;
+	m->copied = w.count * chunk;
 	touched = m->copied < w.walk ? m->copied : w.walk;
 	cp_verify(m, &dst, dst_start, touched);
 release_src:
@@ -276,8 +276,9 @@ long cp_ioctl_measure(void __user *argp)
 	m.offset = 0;
 	m.expected = 0;
 	m.reserved_out = 0;
+	/* waiting for another measurement: restarted as the walk is (routines.c) */
 	if (mutex_lock_interruptible(&cp_measure_lock))
-		return -EINTR;
+		return -ERESTARTNOHAND;
 	err = cp_measure_locked(&m);
 	mutex_unlock(&cp_measure_lock);
 	if (err)

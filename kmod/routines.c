@@ -230,9 +230,13 @@ static __always_inline int cp_walk_with(struct cp_walk *w, cp_op op)
 			since_resched = 0;
 			p0 = ktime_get_ns();
 			cond_resched();
-			/* Any signal, not only a fatal one: copyperf stops on SIGTERM. */
+			/*
+			 * Any signal, not only a fatal one: copyperf stops on
+			 * SIGTERM.  Restarted from the start where no handler
+			 * runs (a stop and continue, a tracer, the freezer).
+			 */
 			if (signal_pending(current))
-				return -EINTR;
+				return -ERESTARTNOHAND;
 			paused += ktime_get_ns() - p0;
 		}
 	}

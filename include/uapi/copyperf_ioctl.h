@@ -105,6 +105,7 @@ struct copyperf_measure {
 	__u64 user_len;
 	__u64 reserved_in; /* must be 0 */
 	/* out */
+	/* ns and copied are 0 where a copy failed (result not OK) */
 	__u64 ns;       /* time of the walk, flushes excluded unless flush-timed */
 	__u64 copied;   /* bytes copied: whole chunks of total */
 	__u32 result;   /* enum copyperf_result; a wrong copy is a result, not an error */

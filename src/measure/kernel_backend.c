@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "uapi/copyperf_ioctl.h"
+#include "interrupt.h"
 #include "kernel_backend.h"
 #include "routine_names.h"
 
@@ -246,10 +247,21 @@ static enum measure_status kernel_measure(struct backend *b, size_t r, const str
 		m.user_addr = (uintptr_t)c->user_map;
 		m.user_len = c->user_len;
 	}
-	if (ioctl(c->fd, COPYPERF_IOC_MEASURE, &m)) {
+	/*
+	 * The module stops on any signal a handler runs for; EINTR without one of
+	 * ours caught (another handler's) is asked again.  Too little kernel
+	 * memory for the buffers is the user's limit, as in user space: exit 2.
+	 */
+	while (!interrupt_signal() && ioctl(c->fd, COPYPERF_IOC_MEASURE, &m)) {
+		if (errno == EINTR)
+			continue;
 		snprintf(why, whylen, "--kernel: %s at chunk %llu: the module refused: %s",
 			 info->name, (unsigned long long)chunk, strerror(errno));
-		return MEASURE_ERROR;
+		return errno == ENOMEM ? MEASURE_NO_MEMORY : MEASURE_ERROR;
+	}
+	if (interrupt_signal()) {
+		snprintf(why, whylen, "--kernel: %s: stopped by a signal", info->name);
+		return MEASURE_ERROR; /* the sweep then stops */
 	}
 	*seconds = (double)m.ns * 1e-9;
 	return explain(&m, info->name, why, whylen);

@@ -17,9 +17,10 @@ runs() {
 	st=$?
 	if [ "$st" = 0 ]; then ok "$name"; else bad "$name: exit $st"; fi
 }
-# one_line_error NAME STATUS ERRFILE TEXT: copyperf failed (exit 1) saying one line containing TEXT
+# one_line_error NAME STATUS ERRFILE TEXT: copyperf failed (exit 2, too little memory: the
+# user's limit, as in user space) saying one line containing TEXT
 one_line_error() {
-	if [ "$2" = 1 ] && [ "$(wc -l <"$3")" = 1 ] && grep -q -- "$4" "$3"; then ok "$1"
+	if [ "$2" = 2 ] && [ "$(wc -l <"$3")" = 1 ] && grep -q -- "$4" "$3"; then ok "$1"
 	else bad "$1: exit $2, stderr: $(cat "$3")"; fi
 }
 # wait_busy: until a measurement holds the module (its reference count), at most 10 s

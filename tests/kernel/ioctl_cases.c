@@ -353,6 +353,27 @@ int main(void)
 		result(WIFEXITED(status) && WEXITSTATUS(status) == 0 && waited < 3.0,
 		       "a measurement whose process catches SIGTERM ends with EINTR", detail);
 	}
+	/*
+	 * Stopped and continued in the middle (Ctrl-Z, a debugger): no handler ran,
+	 * so the measurement is restarted, not cut short with EINTR.
+	 */
+	child = fork();
+	if (child == 0) {
+		int rc;
+
+		m = base;
+		m.total = 1ull << 30; /* seconds under emulation: still walking when stopped */
+		rc = ioctl(fd, COPYPERF_IOC_MEASURE, &m);
+		_exit(rc == 0 && m.result == COPYPERF_RESULT_OK && m.copied == m.total ? 0 : 1);
+	}
+	usleep(300000);
+	kill(child, SIGSTOP);
+	usleep(300000);
+	kill(child, SIGCONT);
+	waitpid(child, &status, 0);
+	snprintf(detail, sizeof(detail), "exit status %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	result(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "a measurement stopped and continued completes", detail);
 	close(fd);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
