@@ -77,6 +77,10 @@ COPYBENCH_OBJ := $(BUILD)/bench/all_cpus.o $(BUILD)/bench/footprint.o $(addprefi
 	measure/call_list.o measure/distribution.o measure/workloads.o measure/cache.o)
 $(COPYBENCH): $(BUILD)/bench/copybench.o $(COPYBENCH_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# With the test build's wrong routines: test-bench checks that a wrong copy meets no target.
+COPYBENCH_BROKEN := $(BUILD)/tests/copybench-broken
+$(COPYBENCH_BROKEN): $(BUILD)/bench/copybench.o $(BUILD)/tests/broken_routine.o $(COPYBENCH_OBJ) $(LIB_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # What masked moves cost on this CPU (BENCHMARKS.md, "Call mixes"); x86-64 with AVX-512 only.
 MASKED_OPS := $(BUILD)/bench/masked_ops
@@ -109,5 +113,5 @@ bench-record: $(RECORD_COST) $(PRELOAD_SO)
 
 # The program itself (bad input, a short pooled run's tables and verdicts), not its numbers.
 .PHONY: test-bench
-test-bench: $(COPYBENCH)
-	@tests/bench/run.sh $(COPYBENCH)
+test-bench: $(COPYBENCH) $(COPYBENCH_BROKEN)
+	@tests/bench/run.sh $(COPYBENCH) $(COPYBENCH_BROKEN)

@@ -1,9 +1,10 @@
 #!/bin/sh
 # make bench's program works: bad input is refused with exit 2 and one line naming it, and a
 # short pooled run prints every table, row and verdict. How fast is not checked here.
-# Usage: tests/bench/run.sh COPYBENCH
+# Usage: tests/bench/run.sh COPYBENCH COPYBENCH_WITH_BROKEN_ROUTINES
 . "$(dirname "$0")/../tally.sh"
 bench=$1
+broken=$2
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 
@@ -81,4 +82,28 @@ else
 	bad "one process: exit $rc, $(cat "$err")"
 fi
 rows l1 5
+
+# A copy that is fast because it is wrong meets nothing: the run stops, naming it.
+for case in sweep l1 large dist; do
+	"$broken" -p 1 -r 3 -c broken-short $case >"$out" 2>"$err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "^copybench: broken-short copied wrongly" "$err" && ! grep -q ' met$' "$out"; then
+		ok "a wrong copy stops $case"
+	else
+		bad "a wrong copy in $case: exit $rc, stderr: $(cat "$err"), met: $(grep -c ' met$' "$out")"
+	fi
+done
+# ... and a routine wrong on overlapping buffers sits out memmove's mixes, as in copyperf -d.
+"$bench" -p 1 -r 3 -c copyperf_memcpy dist >"$out" 2>"$err"
+grep -q "^dist: not measured, copyperf_memcpy is not correct on overlapping buffers" "$out" &&
+	! grep -q '^  dist memmove' "$out" && ok "memmove's mixes skipped for a memcpy" ||
+	bad "memmove's mixes with a memcpy: $(grep -c memmove "$out") memmove lines"
+# A routine far slower than the C library: its rows are below, its verdicts not met, exit 1.
+"$bench" -p 1 -r 3 -c bytes sweep >"$out" 2>"$err"
+rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c ' below$' "$out")" -ge 10 ] && grep -q 'sweep: >= 1.00x at every size .*NOT MET$' "$out"; then
+	ok "a slow routine is below and fails"
+else
+	bad "a slow routine: exit $rc, $(grep -c ' below$' "$out") rows below"
+fi
 tally copybench
