@@ -84,6 +84,9 @@ void *copyperf_ppc_line_copy(void *__restrict dst, const void *__restrict src, s
 
 	if (!copyperf_ppc_line_usable(line))
 		return copyperf_generic_memcpy(dst, src, n);
+	/* onto itself (a struct assigned to itself): dcbz would zero the source's lines */
+	if (d == s)
+		return dst;
 	head = -(uintptr_t)d & (line - 1);
 	if (n < head || n - head < line)
 		return copyperf_generic_memcpy(dst, src, n);

@@ -124,6 +124,7 @@ int main(void)
 		{ "guard pages", check_guard_pages, 0 },
 		{ "overlaps", check_overlaps, 1 },
 		{ "call mixes", check_mixes, 0 },
+		{ "in place", check_in_place, 0 },
 	};
 	struct subject subjects[MAX_SUBJECTS];
 	size_t n = 0;
