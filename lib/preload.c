@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libcopyperf-preload.so: memcpy, memmove and mempcpy (and the _FORTIFY_SOURCE
- * entries __memcpy_chk, __memmove_chk, __mempcpy_chk) backed by libcopyperf,
+ * libcopyperf-preload.so: memcpy, memmove and mempcpy (and __mempcpy, and the
+ * _FORTIFY_SOURCE entries __memcpy_chk, __memmove_chk, __mempcpy_chk) backed by libcopyperf,
  * for LD_PRELOAD=.../libcopyperf-preload.so any-program.  Each call is shown
  * to the recorder first (record.h: one branch unless COPYPERF_RECORD is set).
  */
@@ -14,10 +14,16 @@
 /* glibc's: reports a buffer overflow caught by a _chk entry and aborts. */
 extern void __chk_fail(void) __attribute__((noreturn));
 
+/*
+ * memcpy is libcopyperf's memmove: the shim's unversioned memcpy also answers
+ * memcpy@GLIBC_2.2.5, which glibc made a memmove for programs linked before
+ * 2.14, and compilers copy a struct onto itself with memcpy.  The same path
+ * up to 8 vectors; one compare more above.
+ */
 EXPORT void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
 	copyperf_record_hook(dst, src, n);
-	return copyperf_memcpy(dst, src, n);
+	return copyperf_memmove(dst, src, n);
 }
 
 EXPORT void *memmove(void *dst, const void *src, size_t n)
@@ -32,6 +38,10 @@ EXPORT void *mempcpy(void *restrict dst, const void *restrict src, size_t n)
 	return (char *)copyperf_memcpy(dst, src, n) + n;
 }
 
+/* What programs built against older glibc headers call for mempcpy. */
+EXPORT void *__mempcpy(void *restrict dst, const void *restrict src, size_t n)
+	__attribute__((alias("mempcpy")));
+
 EXPORT void *__memcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dst_len);
 EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t dst_len);
 EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dst_len);
@@ -41,7 +51,7 @@ EXPORT void *__memcpy_chk(void *restrict dst, const void *restrict src, size_t n
 	if (n > dst_len)
 		__chk_fail();
 	copyperf_record_hook(dst, src, n);
-	return copyperf_memcpy(dst, src, n);
+	return copyperf_memmove(dst, src, n); /* as memcpy, above */
 }
 
 EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t dst_len)

@@ -47,8 +47,10 @@ PRELOAD_OBJ := $(BUILD)/lib/preload.o $(BUILD)/lib/record.o $(BUILD)/lib/record_
 $(PRELOAD_OBJ): ALL_CFLAGS += -fno-builtin
 # Never unloaded (-z nodelete): a thread that exits after a dlclose would call the
 # recorder's thread-exit handler in unmapped code.
-$(PRELOAD_SO): $(PRELOAD_OBJ) $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libcopyperf-preload.so -Wl,-z,nodelete $(LDFLAGS) -o $@ $^
+PRELOAD_MAP := lib/preload.map
+$(PRELOAD_SO): $(PRELOAD_OBJ) $(LIB_OBJ) $(PRELOAD_MAP)
+	$(CC) -shared -Wl,-soname,libcopyperf-preload.so -Wl,-z,nodelete -Wl,--version-script=$(PRELOAD_MAP) \
+		$(LDFLAGS) -o $@ $(PRELOAD_OBJ) $(LIB_OBJ)
 
 $(PRELOAD_PROBE): $(BUILD)/tests/preload/probe.o
 	$(CC) $(LDFLAGS) -o $@ $^
@@ -58,14 +60,19 @@ PRELOAD_MIX := $(BUILD)/tests/preload-mix
 $(PRELOAD_MIX): $(BUILD)/tests/preload/mix.o
 	$(CC) $(LDFLAGS) -pthread -o $@ $^
 
+# A program linked against libcopyperf.so, which test-preload also runs under the shim.
+PRELOAD_LINKED := $(BUILD)/tests/preload-linked
+$(PRELOAD_LINKED): $(BUILD)/tests/preload/linked.o $(BUILD)/$(LIB_SONAME) $(LIB_SO)
+	$(CC) $(LDFLAGS) -o $@ $< -L$(BUILD) -lcopyperf
+
 # Loaded by path, never linked: Debian's packages keep it in a directory of its own.
 PRELOADDIR ?= $(LIBDIR)
 INSTALL_EXTRA += install -D -m 644 $(PRELOAD_SO) $(DESTDIR)$(PRELOADDIR)/libcopyperf-preload.so;
 INSTALL_CHECK_EXTRA += lib/libcopyperf-preload.so
 
 .PHONY: test-preload
-test-preload: $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF)
-	@tests/preload/run.sh $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF)
+test-preload: $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF) $(PRELOAD_LINKED)
+	@tests/preload/run.sh $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF) $(PRELOAD_LINKED)
 
 # ---- make bench: copyperf_memcpy against the C library's memcpy (not part of make test) -------
 COPYBENCH := $(BUILD)/bench/copybench

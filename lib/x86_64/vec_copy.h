@@ -136,7 +136,7 @@ VEC_INLINE size_t copy_nontemporal_4pages(unsigned char *d, const unsigned char 
 		for (size_t i = 0; i < NT_PAGE; i += 4 * V) {
 			const unsigned char *q = s + done + i;
 
-			/* At most the block's end: the prefetches stay in the source. */
+			/* At most the block's end, where the source may end: a prefetch there never faults. */
 			for (size_t k = 0; k < 4; k++)
 				_mm_prefetch((const char *)q + k * NT_PAGE + 4 * V, _MM_HINT_T0);
 			for (size_t k = 0; k < 4; k++)

@@ -4,8 +4,9 @@
 # COPYPERF_RECORD=FILE it writes the program's call mix to FILE (tests/preload/mix.c's known mix,
 # checked call by call by check_mix.py).
 # Usage: run.sh PRELOAD_SO PROBE MIX COPYPERF (the command, which replays a recorded mix)
+#        LINKED (a program linked against libcopyperf.so)
 set -u
-so=$(realpath "$1") probe=$2 mix=$(realpath "$3") copyperf=$(realpath "$4")
+so=$(realpath "$1") probe=$2 mix=$(realpath "$3") copyperf=$(realpath "$4") linked=$(realpath "$5")
 check="python3 $(dirname "$0")/check_mix.py"
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../tally.sh"
@@ -25,6 +26,19 @@ fi
 grep -q "libcopyperf" "$tmp/where-plain" &&
 	bad "probe: resolves to libcopyperf without LD_PRELOAD" ||
 	ok "probe: without LD_PRELOAD the C library provides them"
+
+# The shim exports what it replaces and nothing else.
+exports=$(nm -D --defined-only "$so" | awk '{ print $3 }' | sort | tr '\n' ' ')
+[ "$exports" = "__memcpy_chk __memmove_chk __mempcpy __mempcpy_chk memcpy memmove mempcpy " ] &&
+	ok "the shim exports the seven names it replaces, no more" || bad "the shim exports: $exports"
+# A program linked against libcopyperf.so loads and copies under the shim, and an old
+# binary's memcpy@GLIBC_2.2.5 (x86-64) stays a memmove.
+libdir=$(dirname "$linked")/..
+LD_LIBRARY_PATH=$libdir "$linked" >"$tmp/linked-plain" 2>&1 &&
+	LD_LIBRARY_PATH=$libdir LD_PRELOAD=$so "$linked" >"$tmp/linked-shim" 2>&1 &&
+	cmp -s "$tmp/linked-plain" "$tmp/linked-shim" && ! grep -q wrong "$tmp/linked-shim" &&
+	ok "a program linked against libcopyperf.so: the same under the shim ($(tail -n 1 "$tmp/linked-shim"))" ||
+	bad "a program linked against libcopyperf.so under the shim: $(cat "$tmp/linked-shim")"
 
 # A program we did not write: sort moves its lines with memcpy/memmove.
 awk 'BEGIN { srand(7); for (i = 0; i < 200000; i++) printf "%d %s\n", int(rand() * 1e9), substr("abcdefghijklmnopqrstuvwxyz", 1 + i % 26) }' >"$tmp/lines"
