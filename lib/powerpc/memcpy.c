@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libcopyperf's memcpy on PowerPC: the cache-line copy with the run-time
- * line size.  User memory is always cacheable, so dcbz is always legal here.
+ * line size.  dcbz is legal on any user mapping: Linux emulates it on the
+ * rare cache-inhibited ones (a frame buffer's, UIO's), correct but slow there.
  */
 #include "../internal.h"
 #include "dcache_block.h"
