@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,13 +169,19 @@ static int check_options(const struct kernel_ctx *c, const struct options *o, ch
 }
 
 /* The command's pages for the user copies, in the layout the ABI header describes. */
-static int map_user_buffer(struct kernel_ctx *c, const struct options *o, char *err,
-			   size_t errlen)
+static int map_user_buffer(struct kernel_ctx *c, const struct options *o, size_t n_chosen,
+			   char *err, size_t errlen)
 {
 	size_t page = c->version.page_size;
 	size_t align = o->align_src > o->align_dst ? o->align_src : o->align_dst;
+	bool needed = false;
 	void *p;
 
+	/* only for routines that copy to or from user space: not under ulimit -v for nothing */
+	for (size_t r = 0; r < n_chosen; r++)
+		needed |= c->module_routines[c->chosen[r]].direction != COPYPERF_KERNEL_TO_KERNEL;
+	if (!needed)
+		return 0;
 	c->user_len = (page + align + o->buffer + COPYPERF_CANARY + page - 1) / page * page;
 	p = mmap(NULL, c->user_len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
@@ -278,7 +285,8 @@ int kernel_backend_open(struct backend *b, const struct options *o, char *err, s
 	if (open_device(c, err, errlen) || read_routines(c, err, errlen))
 		return -1;
 	n = resolve_routines(c, o, err, errlen);
-	if (n < 0 || check_options(c, o, err, errlen) || map_user_buffer(c, o, err, errlen))
+	if (n < 0 || check_options(c, o, err, errlen) ||
+	    map_user_buffer(c, o, (size_t)n, err, errlen))
 		return -1;
 	b->space = "kernel";
 	b->n_routines = (size_t)n;

@@ -48,6 +48,10 @@ check "every routine, every cache mode, offsets 1:3, json" sh -c '
 	done'
 check "32 MiB buffers (vmalloc, over 8192 pinned pages)" \
 	copyperf --kernel -q -b 32M -s 16M,4K -t 32M -n 1 -a 5:0 -r memcpy,copy_to_user,copy_from_user
+# Kernel-to-kernel routines only: the command maps no user buffer of its own, so a 64 MiB
+# buffer fits under an address-space limit far smaller than it.
+check "memcpy alone: no user buffer, 64 MiB under ulimit -v 48M" \
+	sh -c 'ulimit -v 49152 && copyperf --kernel -q -b 64M -s 64M -t 64M -n 1 -r memcpy >/dev/null'
 # The module's own verification, shown a wrong copy: FAILED with the first wrong offset, exit 1.
 wrong_copy() {
 	name=$1 want=$2
