@@ -126,6 +126,11 @@ double all_cpus_copy(struct all_cpus *p, all_cpus_copy_fn fn, size_t size, size_
 	return (double)(last - first) * 1e-9;
 }
 
+unsigned char *all_cpus_buffer(struct all_cpus *p, unsigned i, int which)
+{
+	return which ? p->w[i].dst : p->w[i].src;
+}
+
 void all_cpus_stop(struct all_cpus *p)
 {
 	pinned_pool_stop(&p->pool);

@@ -30,6 +30,9 @@ unsigned all_cpus_count(const struct all_cpus *p);
  */
 double all_cpus_copy(struct all_cpus *p, all_cpus_copy_fn fn, size_t size, size_t bytes);
 
+/* Worker i's source (which 0) or destination (1) buffer, for a check of what it copies. */
+unsigned char *all_cpus_buffer(struct all_cpus *p, unsigned i, int which);
+
 void all_cpus_stop(struct all_cpus *p);
 
 #endif

@@ -395,8 +395,26 @@ static void warm_up(const struct table *t, const struct contender *who, unsigned
 {
 	size_t n, at;
 
-	if (c == BOUND || t->measure == measure_threads) { /* reads only; each CPU its own buffers */
+	if (c == BOUND) { /* reads only */
 		t->measure(who[c].fn, size, b);
+		return;
+	}
+	if (t->measure == measure_threads) { /* each CPU's own buffers */
+		unsigned cpus = all_cpus_count(b->cpus);
+
+		for (unsigned i = 0; i < cpus; i++)
+			memset(all_cpus_buffer(b->cpus, i, 1), 0, size + (size + 64 <= t->buffer ? 64 : 0));
+		t->measure(who[c].fn, size, b);
+		for (unsigned i = 0; i < cpus; i++) {
+			at = first_wrong(all_cpus_buffer(b->cpus, i, 1), all_cpus_buffer(b->cpus, i, 0),
+					 size, size + 64 <= t->buffer ? 64 : 0);
+			if (at != (size_t)-1) {
+				char what[64];
+
+				snprintf(what, sizeof(what), "at %zu B on CPU %u of %u", size, i + 1, cpus);
+				wrong_copy(who[c].name, what, at);
+			}
+		}
 		return;
 	}
 	if (t->measure != measure_dist) {
@@ -474,6 +492,8 @@ static void measure_table(unsigned t, struct result *out)
 		b.cpus = all_cpus_start(tb->buffer);
 		if (b.cpus == NULL)
 			exit(1);
+		for (unsigned i = 0; i < all_cpus_count(b.cpus); i++) /* after each worker's first touch */
+			fill_source(all_cpus_buffer(b.cpus, i, 0), tb->buffer);
 	} else {
 		b.src = map(tb->buffer);
 		b.dst = map(tb->buffer);
