@@ -35,6 +35,7 @@
 #include <unistd.h>
 #include "copyperf.h"
 #include "all_cpus.h"
+#include "bench_design.h"
 #include "footprint.h"
 #include "measure/call_list.h"
 #include "measure/workloads.h"
@@ -361,28 +362,6 @@ struct result {
 	struct summary s[MAX_CONTENDERS]; /* the bound's is zero where a table has none */
 };
 
-/*
- * The contenders' order in round i.  A contender's time depends on what ran
- * just before it (at 32 MiB the C library ran 8.2 GB/s after copyperf's
- * non-temporal copy, 11.8 after a read of both buffers): rotating one order
- * (A B C, B C A, ...) kept who follows whom, so the A/A control and the
- * first C library ran after different predecessors.  In these cycles each
- * contender follows each other one as often as any other, within one over the
- * cycle, across rounds too, and never itself; each takes each place alike.
- */
-static const unsigned char orders3[6][3] = {
-	{ 0, 1, 2 }, { 0, 2, 1 }, { 2, 1, 0 }, { 1, 0, 2 }, { 1, 2, 0 }, { 2, 0, 1 },
-};
-static const unsigned char orders4[12][4] = {
-	{ 1, 2, 0, 3 }, { 0, 2, 3, 1 }, { 3, 2, 1, 0 }, { 2, 3, 0, 1 }, { 2, 1, 0, 3 }, { 0, 1, 3, 2 },
-	{ 0, 1, 3, 2 }, { 3, 0, 2, 1 }, { 0, 3, 1, 2 }, { 1, 3, 2, 0 }, { 2, 0, 3, 1 }, { 2, 3, 1, 0 },
-};
-
-static unsigned round_order(unsigned n, unsigned i, unsigned k)
-{
-	return n == 3 ? orders3[i % 6][k] : orders4[i % 12][k];
-}
-
 /* The bytes a table's measurement writes at `size` (not dist's or threads'). */
 static size_t written(const struct table *t, size_t size)
 {
@@ -462,7 +441,7 @@ static struct result measure_size(const struct table *t, const struct contender 
 	free(reference);
 	for (unsigned i = 0; i < rounds; i++)
 		for (unsigned k = 0; k < n; k++) {
-			unsigned c = round_order(n, i, k);
+			unsigned c = bench_round_order(n, i, k);
 
 			samples[c][i] = t->measure(who[c].fn, size, b);
 		}
@@ -585,31 +564,13 @@ static void run_child(char *const *child_argv, unsigned p, const int *want)
 
 /* ---- the report ----------------------------------------------------------------------- */
 
-/*
- * When is a size below 1.00x? When the median of its processes' ratios is
- * below 1.00 at the two decimals the targets are written with (under 0.995),
- * unless the A/A control's median is as low: then the C library measured
- * that far from itself, and the difference is the machine's. A test of
- * significance is not the rule: a noisy control once made a 0.907x median
- * look like a tie, and with 25 processes a 0.03% difference between two
- * copies running the same instructions tests significant. The Mann-Whitney
- * p of the ratios against the controls is printed to read alongside.
- */
-#define BELOW 0.995
-/*
- * ... but only a control that measured: one further than this from 1 is not
- * a yardstick (a copy 30% slower would pass beside a control 31% off), and
- * its row is below whatever its ratio.
- */
-#define CONTROL_FLOOR 0.98
-
 struct pooled {
 	struct summary gbs[2]; /* GB/s of each contender (dist: ns per call): median [min, max] */
 	struct summary ratio;  /* over the processes, the C library's time over copyperf's */
 	struct summary control; /* the same for the C library against itself */
 	struct summary bound;   /* the C library's time over reading both buffers (table's bound) */
 	double p;            /* Mann-Whitney p of the ratios against the controls (1: one process) */
-	int below;           /* below 1.00x (see BELOW) */
+	int below;           /* below 1.00x (bench_row_below) */
 };
 
 static struct pooled pool_size(unsigned t, unsigned i)
@@ -649,8 +610,7 @@ static struct pooled pool_size(unsigned t, unsigned i)
 	/* a ratio that is no number (a time of 0) meets nothing */
 	if (!isfinite(v.ratio.median) || !(v.ratio.median > 0))
 		v.ratio.median = 0;
-	v.below = v.ratio.median < BELOW &&
-		  (v.control.median > v.ratio.median || v.control.median < CONTROL_FLOOR);
+	v.below = bench_row_below(v.ratio.median, v.control.median);
 	return v;
 }
 
@@ -680,14 +640,14 @@ static void report_table(unsigned t, struct pooled *out)
 		printf("(%u rounds, interleaved; %s, median [min-max] of the rounds;\n"
 		       " ratio: the C library's time over copyperf's; control: over its own, an A/A test;\n"
 		       " below: ratio under %.3f and under the control's, or the control under %.2f)\n",
-		       rounds, unit, BELOW, CONTROL_FLOOR);
+		       rounds, unit, BENCH_BELOW, BENCH_CONTROL_FLOOR);
 	else
 		printf("(%u processes x %u rounds, interleaved; %s: median [min-max] of the\n"
 		       " processes' medians; ratio: the C library's time over copyperf's, median [min-max]\n"
 		       " of the processes' ratios; control: the C library over its own, an A/A test;\n"
 		       " p: Mann-Whitney, ratios against controls; below: ratio median under %.3f\n"
 		       " and under the control's median, or the control's under %.2f)\n",
-		       procs, rounds, unit, BELOW, CONTROL_FLOOR);
+		       procs, rounds, unit, BENCH_BELOW, BENCH_CONTROL_FLOOR);
 	if (tb->bound)
 		printf(" bound: the C library's time over that of reading both buffers (no store),\n"
 		       " the most a copy with ordinary stores could gain: it reads its source and\n"
