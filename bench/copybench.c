@@ -124,9 +124,10 @@ static void wrong_copy(const char *who, const char *what, size_t at)
 /* Whether [0, n) of dst is src's and the next `after` bytes are still 0; else the first wrong one. */
 static size_t first_wrong(const unsigned char *dst, const unsigned char *src, size_t n, size_t after)
 {
-	for (size_t i = 0; i < n; i++)
-		if (dst[i] != src[i])
-			return i;
+	if (memcmp(dst, src, n)) /* first: arenas of up to 1 GiB */
+		for (size_t i = 0; i < n; i++)
+			if (dst[i] != src[i])
+				return i;
 	for (size_t i = n; i < n + after; i++)
 		if (dst[i])
 			return i;
@@ -421,11 +422,9 @@ static void warm_up(const struct table *t, const struct contender *who, unsigned
 		memcpy(*reference, b->arena, b->calls->arena);
 		return;
 	}
-	if (memcmp(b->arena, *reference, b->calls->arena) == 0)
-		return;
-	for (at = 0; b->arena[at] == (*reference)[at]; at++)
-		;
-	wrong_copy(who[c].name, "on a call mix (its arena against the first contender's)", at);
+	at = first_wrong(b->arena, *reference, b->calls->arena, 0);
+	if (at != (size_t)-1)
+		wrong_copy(who[c].name, "on a call mix (its arena against the first contender's)", at);
 }
 
 static struct result measure_size(const struct table *t, const struct contender *who,

@@ -23,6 +23,9 @@ struct subject {
 /* Pseudo-random, position-dependent bytes, so a byte copied from the wrong place shows. */
 void fill_pattern(unsigned char *p, size_t n, unsigned seed);
 
+/* The first offset where a and b differ (they do differ). */
+size_t first_difference(const unsigned char *a, const unsigned char *b, size_t n);
+
 /* Reports one wrong result (the first few are printed); returns 1 so callers can count. */
 int report(const struct subject *s, const char *check, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -14,15 +14,6 @@
 
 #define IN_PLACE_MAX_LOG2 20
 
-static size_t first_difference(const unsigned char *a, const unsigned char *b, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && a[i] == b[i])
-		i++;
-	return i;
-}
-
 /* One copy of n bytes at buf + CANARY + align onto itself; buf is image's copy, and is again after. */
 static int one(const struct subject *s, unsigned char *buf, const unsigned char *image, size_t n,
 	       unsigned align)

@@ -45,8 +45,7 @@ int report(const struct subject *s, const char *check, const char *fmt, ...)
 	return 1;
 }
 
-/* The first offset where a and b differ (they do differ). */
-static size_t first_difference(const unsigned char *a, const unsigned char *b, size_t n)
+size_t first_difference(const unsigned char *a, const unsigned char *b, size_t n)
 {
 	size_t i = 0;
 
