@@ -500,7 +500,8 @@ static int parse_option(int c, const char *arg, struct options *o, char *err, si
 	case 'o':
 		if (*arg == '\0')
 			return fail(err, errlen, "--output: empty file name");
-		o->output = arg;
+		/* '-' is standard output, as for every other tool. */
+		o->output = strcmp(arg, "-") ? arg : NULL;
 		return 0;
 	case OPT_CPU:
 		if (parse_count("--cpu", arg, 0, CPU_SETSIZE - 1, &v, err, errlen))

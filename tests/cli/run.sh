@@ -117,6 +117,13 @@ n=$(grep -Ec '^chunk: [ 0-9]{6} \[B\] \| transfer: [ .0-9]{8} \[MB/s\] \| time: 
 sizes=$(sed -n 's/^chunk: *\([0-9]*\) .*/\1/p' "$tmp/seed" | tr '\n' ' ')
 [ "$sizes" = "65536 32768 16384 8192 4096 2048 1024 512 256 128 64 32 16 8 " ] && ok || bad "seed sizes: $sizes"
 
+# '-o -' is standard output, not a file named '-'.
+cp_abs=$(cd "$(dirname "$cp")" && pwd)/$(basename "$cp")
+(cd "$tmp" && "$cp_abs" -q -f json -s 4K -t 64K -n 1 -r memcpy -o - >"$tmp/dash.out")
+st=$?
+if [ "$st" -eq 0 ] && [ ! -e "$tmp/-" ] && python3 -m json.tool "$tmp/dash.out" >/dev/null; then ok
+else bad "-o -: exit $st, file '-' $( [ -e "$tmp/-" ] && echo made || echo not made)"; fi
+
 # JSON: a real parser accepts it, it has the documented shape, and every copy was verified.
 "$cp" -q -f json -t 256K -n 3 -r memcpy,bytes,copyperf_memcpy -o "$tmp/r.json"
 st=$?
