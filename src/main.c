@@ -14,6 +14,7 @@
 #include "measure/kernel_backend.h"
 #include "measure/numa.h"
 #include "measure/thread_plan.h"
+#include "measure/timing.h"
 #include "report/machine.h"
 #include "interrupt.h"
 #include "options.h"
@@ -122,6 +123,25 @@ static bool note_skipped(const struct backend *b, const struct workloads *ws)
 	return points > 0;
 }
 
+/*
+ * Says when some measurements were so short that reading the clock is a
+ * visible part of them (over 1%): their speeds are partly the clock's.
+ */
+static void note_clock_bound(const struct point_result *results, size_t n)
+{
+	enum { CLOCK_SHARE = 100 };
+	double floor = (double)(CLOCK_SHARE * clock_cost_ns()) / 1e9;
+	size_t short_ones = 0;
+
+	for (size_t i = 0; i < n; i++)
+		short_ones += results[i].verified && results[i].seconds.median < floor;
+	if (short_ones)
+		fprintf(stderr, "copyperf: note: %zu of %zu results took under %.0f ns a measurement, "
+				"less than %d times what reading the clock costs here: their speeds are "
+				"partly the clock's; raise --total\n",
+			short_ones, n, floor * 1e9, CLOCK_SHARE);
+}
+
 static int run(const struct options *o)
 {
 	char err[1536];
@@ -182,6 +202,7 @@ static int run(const struct options *o)
 			 : status == SWEEP_NO_MEMORY ? EXIT_USAGE : 1;
 		goto out;
 	}
+	note_clock_bound(results, n);
 	if (!o->kernel)
 		user_backend_pages(&b, &pages);
 	struct report report = { o, &m, results, n, tp.cpus, tp.most, o->kernel ? NULL : &pages };

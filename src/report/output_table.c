@@ -63,6 +63,15 @@ static void thread_columns(FILE *f, const struct point_result *p)
 	free(speeds);
 }
 
+/* Whether some point copies less than --total: the largest multiple of its chunk below it. */
+static bool totals_rounded(const struct report *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->results[i].total != r->o->total * point_threads(&r->results[i]))
+			return true;
+	return false;
+}
+
 static void header(FILE *f, const struct report *r)
 {
 	const struct options *o = r->o;
@@ -70,8 +79,10 @@ static void header(FILE *f, const struct report *r)
 
 	format_size(o->total, total, sizeof(total));
 	format_size(o->buffer, buffer, sizeof(buffer));
-	fprintf(f, "copyperf %s: %s space, cache %s, %s per point, two %s buffers, align %llu:%llu\n",
-		COPYPERF_VERSION, space(r), cache_mode_name(o->cache), total, buffer,
+	fprintf(f, "copyperf %s: %s space, cache %s, %s%s per point, two %s buffers, "
+		"align %llu:%llu\n",
+		COPYPERF_VERSION, space(r), cache_mode_name(o->cache),
+		totals_rounded(r) ? "whole chunks up to " : "", total, buffer,
 		(unsigned long long)o->align_src, (unsigned long long)o->align_dst);
 	machine_line(f, r);
 	fprintf(f, "MB/s: 2^20 bytes per second; median [min, max] of %u measurements\n",

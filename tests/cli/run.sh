@@ -117,6 +117,17 @@ n=$(grep -Ec '^chunk: [ 0-9]{6} \[B\] \| transfer: [ .0-9]{8} \[MB/s\] \| time: 
 sizes=$(sed -n 's/^chunk: *\([0-9]*\) .*/\1/p' "$tmp/seed" | tr '\n' ' ')
 [ "$sizes" = "65536 32768 16384 8192 4096 2048 1024 512 256 128 64 32 16 8 " ] && ok || bad "seed sizes: $sizes"
 
+# A measurement that lasts about as long as reading the clock is said to be one, and a
+# total cut to whole chunks is said in the header; a long enough one says nothing.
+"$cp" -c hot -s 64,3000 -t 3100 -n 3 -r memcpy >"$tmp/short.out" 2>"$tmp/short.err"
+st=$?
+if [ "$st" -eq 0 ] && grep -q '^copyperf: note: [12] of 2 results took under [0-9]* ns a measurement, .* raise --total$' "$tmp/short.err" &&
+	head -1 "$tmp/short.out" | grep -q ', whole chunks up to 3.0 KiB per point,'; then ok
+else bad "a clock-bound measurement: exit $st, $(cat "$tmp/short.err") $(head -1 "$tmp/short.out")"; fi
+"$cp" -s 64K -t 1M -n 1 -r memcpy >"$tmp/long.out" 2>"$tmp/long.err"
+if [ ! -s "$tmp/long.err" ] && head -1 "$tmp/long.out" | grep -q ', 1 MiB per point,'; then ok
+else bad "a long measurement: $(cat "$tmp/long.err") $(head -1 "$tmp/long.out")"; fi
+
 # '-o -' is standard output, not a file named '-'.
 cp_abs=$(cd "$(dirname "$cp")" && pwd)/$(basename "$cp")
 (cd "$tmp" && "$cp_abs" -q -f json -s 4K -t 64K -n 1 -r memcpy -o - >"$tmp/dash.out")
