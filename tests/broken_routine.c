@@ -71,6 +71,17 @@ static void *wrong_off_first_cpu(void *dst, const void *src, size_t n)
 	return dst;
 }
 
+/* Right but on every 1000th call: a later copy over the same bytes must not hide it. */
+static void *wrong_once_in_1000(void *dst, const void *src, size_t n)
+{
+	static unsigned long calls;
+
+	memcpy(dst, src, n);
+	if (__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) % 1000 == 0 && n)
+		((unsigned char *)dst)[n - 1] ^= 0x01;
+	return dst;
+}
+
 static const struct copyperf_routine broken[] = {
 	{ "broken-short", "test only: drops the last byte of chunks >= 64 B", off_by_one, NULL, 0 },
 	{ "broken-overrun", "test only: writes one byte past the end", overrun, NULL, 0 },
@@ -81,6 +92,8 @@ static const struct copyperf_routine broken[] = {
 	{ "broken-noop-100", "test only: copies nothing at exactly 100 B", nothing_at_100, NULL, 0 },
 	{ "broken-stray-100", "test only: at 100 B also writes 70 B past the end", stray_at_100,
 	  NULL, 0 },
+	{ "broken-rarely", "test only: one wrong byte every 1000th call", wrong_once_in_1000, NULL,
+	  0 },
 	{ "broken-off-cpu0", "test only: wrong on any CPU but the process's first", wrong_off_first_cpu,
 	  NULL, 0 },
 };

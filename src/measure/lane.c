@@ -95,10 +95,14 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 
 /*
  * The timed loop, as in the seed: walk the range chunk by chunk, wrap at its
- * end.  False when a signal (interrupt.h) stopped it first, at a wrap: a
- * measurement of 1 TiB need not run to its end after a Ctrl-C.
+ * end.  At each wrap, untimed, the pass just made is checked and its
+ * destination set back to the complement of its source (pattern_pass_check),
+ * so that every copy is verified, not only the last one over each byte; a
+ * wrong pass ends the walk there, for lane_verify to report.  False when a
+ * signal (interrupt.h) stopped it first, at a wrap: a measurement of 1 TiB
+ * need not run to its end after a Ctrl-C.
  */
-static TIMED_LOOP bool timed_walk(const struct lane *l, copyperf_copy_fn fn, size_t chunk,
+static TIMED_LOOP bool timed_walk(struct lane *l, copyperf_copy_fn fn, size_t chunk,
 				  struct counters *counters, struct lane_time *t)
 {
 	unsigned char *dst = l->dst + l->start;
@@ -112,26 +116,31 @@ static TIMED_LOOP bool timed_walk(const struct lane *l, copyperf_copy_fn fn, siz
 	t->t0 = now_ns();
 	while (count--) {
 		if (pos + chunk > walk) {
-			pos = 0;
+			/* At this point: pos == walk, a whole pass copied. */
+			uint64_t p0 = now_ns();
+			bool wrong;
+
 			if (interrupt_signal())
 				return false;
-			if (mode == CACHE_FLUSH) {
-				uint64_t p0 = now_ns();
-
-				if (counters)
-					counters_pause(counters);
+			if (counters)
+				counters_pause(counters);
+			wrong = pattern_pass_check(dst, src, walk) < walk;
+			if (!wrong && mode == CACHE_FLUSH)
 				flush_buffers(l, l->start, walk);
-				if (counters)
-					counters_resume(counters);
-				t->paused += now_ns() - p0;
-			} else if (mode == CACHE_FLUSH_TIMED) {
+			if (counters)
+				counters_resume(counters);
+			t->paused += now_ns() - p0;
+			if (wrong)
+				break;
+			pos = 0;
+			if (mode == CACHE_FLUSH_TIMED)
 				flush_buffers(l, l->start, walk);
-			}
 		}
 		fn(dst + pos, src + pos, chunk);
 		pos += chunk;
 	}
 	t->t1 = now_ns();
+	l->last_pass = pos;
 	return true;
 }
 
@@ -183,8 +192,19 @@ enum measure_status lane_verify(struct lane *l, const struct copyperf_routine *r
 
 	if (w->calls)
 		return replay_verify(&l->replay, routine->name, routine->fn, why, whylen);
-	if (verify(l, routine->name, l->start, l->touched, why, whylen) != MEASURE_OK)
+	if (verify(l, routine->name, l->start, l->last_pass, why, whylen) != MEASURE_OK)
 		return MEASURE_WRONG;
+	/* After a wrap, what the last pass did not reach still holds the complement. */
+	if (l->last_pass < l->touched) {
+		size_t from = l->start + l->last_pass, rest = l->touched - l->last_pass + CANARY;
+		size_t k = pattern_mismatch(l->dst + from, rest, PATTERN_BIAS + from, 1);
+
+		if (k < rest) {
+			snprintf(why, whylen, "%s: wrote past the copied range, at offset %zu",
+				 routine->name, from + k);
+			return MEASURE_WRONG;
+		}
+	}
 	ret = routine->fn(l->dst + l->start, l->src + l->start, w->chunk); /* untimed: the result */
 	if (ret != l->dst + l->start) {
 		snprintf(why, whylen, "%s: returned %p, not the destination %p", routine->name, ret,

@@ -18,3 +18,30 @@ size_t pattern_mismatch(const unsigned char *buf, size_t len, uint64_t first, in
 			return k;
 	return len;
 }
+
+size_t pattern_pass_check(unsigned char *dst, const unsigned char *src, size_t len)
+{
+	size_t k = 0;
+
+	/* A word at a time: this runs over every byte copied. */
+	for (; k + sizeof(uint64_t) <= len; k += sizeof(uint64_t)) {
+		uint64_t d, s;
+
+		__builtin_memcpy(&d, dst + k, sizeof(d));
+		__builtin_memcpy(&s, src + k, sizeof(s));
+		if (d != s)
+			break;
+		s = ~s;
+		__builtin_memcpy(dst + k, &s, sizeof(s));
+	}
+	for (; k < len && dst[k] == src[k]; k++)
+		dst[k] = (unsigned char)~src[k];
+	if (k == len)
+		return len;
+	/* A wrong byte at or after k: the bytes before it go back to what the copy left. */
+	for (size_t i = 0; i < k; i++)
+		dst[i] = src[i];
+	while (dst[k] == src[k])
+		k++;
+	return k;
+}

@@ -24,4 +24,12 @@ void pattern_fill(unsigned char *buf, size_t len, uint64_t first, int invert);
  */
 size_t pattern_mismatch(const unsigned char *buf, size_t len, uint64_t first, int invert);
 
+/*
+ * A walk's pass over its buffers, checked before the next pass overwrites
+ * it: the first k in [0, len) where dst[k] is not src[k], with dst left as
+ * it was; or len, with dst made the complement of src again, so that the
+ * next pass must write every byte to pass its own check.
+ */
+size_t pattern_pass_check(unsigned char *dst, const unsigned char *src, size_t len);
+
 #endif
