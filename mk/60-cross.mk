@@ -1,5 +1,5 @@
-# Cross builds for the boards, run under qemu-user: powerpc (e300c3, the seed's MPC8313 core,
-# and a 603e), aarch64 (two dc zva block sizes), ppc64le and riscv64.
+# Cross builds for the boards, run under qemu-user: powerpc (e300c3, the seed's MPC8313
+# core, 32-byte lines, and an e500mc, 64-byte lines), aarch64 (two dc zva block sizes), ppc64le and riscv64.
 #   make CROSS_COMPILE=powerpc-linux-gnu-    the library and a static copyperf in build/<target>/
 #   make test-cross                          build, install and test every target
 TEST_SUITES    += test-cross

@@ -81,8 +81,12 @@ void *copyperf_memcpy(void *restrict dst, const void *restrict src, size_t n)
 	s += skew;
 	n -= skew;
 	block = copyperf_zva_block();
-	/* not onto itself (a struct assigned to itself): dc zva would zero the source */
-	if (n >= ZVA_MIN_COPY && block >= ZVA_MIN_BLOCK && block <= ZVA_MAX_BLOCK && d != s) {
+	/*
+	 * Not on overlapping buffers (undefined for memcpy, yet done: a struct
+	 * assigned to itself): dc zva would zero source bytes not read yet.
+	 */
+	if (n >= ZVA_MIN_COPY && block >= ZVA_MIN_BLOCK && block <= ZVA_MAX_BLOCK &&
+	    copy_ranges_disjoint(d, s, n)) {
 		size_t to_block = -(uintptr_t)d & (block - 1); /* a multiple of 64 */
 
 		if (n - to_block >= block) {

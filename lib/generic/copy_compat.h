@@ -20,6 +20,17 @@ typedef uint16_t __attribute__((may_alias, aligned(1))) cp_u16u;
 typedef unsigned long __attribute__((may_alias)) cp_word;
 typedef unsigned long __attribute__((may_alias, aligned(1))) cp_wordu;
 
+/*
+ * Whether [dst, dst + n) and [src, src + n) share no byte: unsigned
+ * differences, d - s >= n when dst is not within [src, src + n), and so on.
+ */
+static inline int copy_ranges_disjoint(const void *dst, const void *src, size_t n)
+{
+	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+
+	return d - s >= n && s - d >= n;
+}
+
 void *copyperf_generic_memcpy(void *__restrict dst, const void *__restrict src, size_t n);
 void *copyperf_generic_memmove(void *dst, const void *src, size_t n);
 

@@ -43,14 +43,11 @@ static void move_backward(unsigned char *d, const unsigned char *s, size_t n)
 
 void *copyperf_generic_memmove(void *dst, const void *src, size_t n)
 {
-	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
-
-	/* Unsigned differences: d - s >= n when dst is not within [src, src + n), and so on. */
-	if (d - s >= n && s - d >= n)
+	if (copy_ranges_disjoint(dst, src, n))
 		return copyperf_generic_memcpy(dst, src, n);
-	if (d < s)
+	if ((uintptr_t)dst < (uintptr_t)src)
 		move_forward(dst, src, n);
-	else if (d > s)
+	else if (dst != src)
 		move_backward(dst, src, n);
 	return dst;
 }

@@ -14,12 +14,11 @@ size_t copyperf_dcache_block(void)
 
 	if (b == 0) {
 		b = getauxval(AT_DCACHEBSIZE);
-#ifndef __powerpc64__
-		/* Kernels that report nothing run the classic 32-byte-line cores. */
-		if (b == 0)
-			b = 32;
-#endif
-		/* 64-bit with no report: 1 is no valid line size, so dcbz is never used. */
+		/*
+		 * No report: 1 is no valid line size, so dcbz is never used.  A
+		 * guess smaller than the real line would zero bytes outside the
+		 * destination.
+		 */
 		if (b == 0)
 			b = 1;
 		__atomic_store_n(&known, b, __ATOMIC_RELAXED);

@@ -4,10 +4,7 @@
 
 #include <stddef.h>
 
-/*
- * Bytes one dcbz clears, from AT_DCACHEBSIZE.  When the kernel does not say:
- * 32 on 32-bit (the classic cores), 1 on 64-bit (no line size: no dcbz).
- */
+/* Bytes one dcbz clears, from AT_DCACHEBSIZE; 1 (no dcbz) when the kernel does not say. */
 size_t copyperf_dcache_block(void);
 
 #endif

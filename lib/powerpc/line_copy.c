@@ -84,9 +84,12 @@ void *copyperf_ppc_line_copy(void *__restrict dst, const void *__restrict src, s
 
 	if (!copyperf_ppc_line_usable(line))
 		return copyperf_generic_memcpy(dst, src, n);
-	/* onto itself (a struct assigned to itself): dcbz would zero the source's lines */
-	if (d == s)
-		return dst;
+	/*
+	 * Overlapping (undefined for memcpy, yet done: a struct assigned to
+	 * itself): dcbz would zero source bytes not read yet, so move them.
+	 */
+	if (!copy_ranges_disjoint(d, s, n))
+		return copyperf_generic_memmove(dst, src, n);
 	head = -(uintptr_t)d & (line - 1);
 	if (n < head || n - head < line)
 		return copyperf_generic_memcpy(dst, src, n);

@@ -81,8 +81,10 @@ int main(void)
 	size_t line = getauxval(AT_DCACHEBSIZE);
 	struct copyperf_line_counts big;
 
-	if (line == 0)
-		line = 32;
+	if (line == 0) {
+		printf("FAIL: the kernel reports no data-cache block size: no line path to test\n");
+		return 1;
+	}
 	printf("data-cache block (AT_DCACHEBSIZE): %zu bytes, dcbt %d lines ahead\n", line,
 	       COPYPERF_PREFETCH_LINES);
 	for (size_t i = 0; i < sizeof(src_buf); i++)

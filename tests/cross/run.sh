@@ -22,7 +22,7 @@ bad() { echo "FAIL: $*" | tee -a "$results"; }
 setup() {
 	cache=flush
 	case $1 in
-	powerpc-linux-gnu) qemu=ppc cpus="e300c3 603e" machine=PowerPC libdir=powerpc ;;
+	powerpc-linux-gnu) qemu=ppc cpus="e300c3 e500mc" machine=PowerPC libdir=powerpc ;;
 	powerpc64le-linux-gnu) qemu=ppc64le cpus="-" machine=PowerPC64 libdir=powerpc64 ;;
 	aarch64-linux-gnu) qemu=aarch64 cpus="- cortex-a53" machine=AArch64 libdir=aarch64 ;;
 	riscv64-linux-gnu) qemu=riscv64 cpus="-" machine=RISC-V libdir=generic cache=hot ;;

@@ -45,6 +45,7 @@ int check_guard_pages(const struct subject *s);
 int check_overlaps(const struct subject *s);
 int check_mixes(const struct subject *s);
 int check_in_place(const struct subject *s);
+int check_overlapping_no_zeroes(const struct subject *s);
 
 /* SIGSEGV and SIGBUS turned into a return of copy_catching_faults (on), or back (off). */
 void catch_faults(int on);

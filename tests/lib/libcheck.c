@@ -118,12 +118,14 @@ int main(void)
 		const char *name;
 		int (*run)(const struct subject *);
 		int memmove_only;
+		int ours_only; /* not the C library's memcpy (ASan rightly refuses it overlapping) */
 	} checks[] = {
-		{ "sizes and offsets", check_sizes, 0 },
-		{ "guard pages", check_guard_pages, 0 },
-		{ "overlaps", check_overlaps, 1 },
-		{ "call mixes", check_mixes, 0 },
-		{ "in place", check_in_place, 0 },
+		{ "sizes and offsets", check_sizes, 0, 0 },
+		{ "guard pages", check_guard_pages, 0, 0 },
+		{ "overlaps", check_overlaps, 1, 0 },
+		{ "call mixes", check_mixes, 0, 0 },
+		{ "in place", check_in_place, 0, 0 },
+		{ "overlapping, no zeroes", check_overlapping_no_zeroes, 0, 1 },
 	};
 	struct subject subjects[MAX_SUBJECTS];
 	size_t n = 0;
@@ -151,7 +153,8 @@ int main(void)
 		for (size_t c = 0; c < sizeof(checks) / sizeof(checks[0]); c++) {
 			int defects;
 
-			if (checks[c].memmove_only && !subjects[i].overlap_ok)
+			if ((checks[c].memmove_only && !subjects[i].overlap_ok) ||
+			    (checks[c].ours_only && !strcmp(subjects[i].name, "memcpy")))
 				continue;
 			reports_left = MAX_REPORTS;
 			defects = checks[c].run(&subjects[i]);

@@ -11,10 +11,12 @@ log=$(mktemp) && trap 'rm -f "$log"' EXIT
 run() { # label, then env assignments and the program
 	label=$1
 	shift
-	if env "$@" >"$log" 2>&1 && tail -1 "$log" | grep -q '^[0-9]* passed, 0 failed$'; then
+	env "$@" >"$log" 2>&1
+	st=$?
+	if [ "$st" -eq 0 ] && tail -1 "$log" | grep -q '^[0-9]* passed, 0 failed$'; then
 		ok "$label: $(tail -1 "$log")"
 	else
-		bad "$label (exit $?):"
+		bad "$label (exit $st):"
 		grep -E '^FAIL|ERROR|runtime error' "$log" | head -20
 		tail -3 "$log"
 	fi
