@@ -147,10 +147,14 @@ install: all
 	ln -sf $(LIB_SO_FILE) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libcopyperf.so
 	install -m 644 include/copyperf.h $(DESTDIR)$(PREFIX)/include/copyperf.h
-	printf '%s\n' "$$PC_FILE" > $(DESTDIR)$(LIBDIR)/pkgconfig/copyperf.pc
+	printf '%s\n' "$$PC_FILE" > $(BUILD)/copyperf.pc
+	install -m 644 $(BUILD)/copyperf.pc $(DESTDIR)$(LIBDIR)/pkgconfig/copyperf.pc
 	install -d $(DESTDIR)$(DATADIR)/distributions
 	install -m 644 $(DIST_DATA) $(DESTDIR)$(DATADIR)/distributions/
 	$(INSTALL_EXTRA)
+	@# Into the system itself: the loader must find the new library (packages do this by trigger).
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
+		echo ldconfig; ldconfig; fi
 
 clean:
 	rm -rf build

@@ -18,8 +18,15 @@ extern "C" {
 
 #define COPYPERF_VERSION "0.1.0"
 
+/* C99's restrict, spelled as C++ and C89 compilers (GCC, Clang) know it. */
+#if defined(__cplusplus) || !defined(__STDC_VERSION__) || __STDC_VERSION__ < 199901L
+#define COPYPERF_RESTRICT __restrict
+#else
+#define COPYPERF_RESTRICT restrict
+#endif
+
 /* The fast copies.  Exact at every size and alignment; memmove allows overlap. */
-void *copyperf_memcpy(void *restrict dst, const void *restrict src, size_t n);
+void *copyperf_memcpy(void *COPYPERF_RESTRICT dst, const void *COPYPERF_RESTRICT src, size_t n);
 void *copyperf_memmove(void *dst, const void *src, size_t n);
 
 /*

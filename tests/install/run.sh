@@ -21,6 +21,11 @@ lib=$tmp/stage/usr/lib
 	readelf -d "$lib/libcopyperf.so" | grep -q 'SONAME.*\[libcopyperf\.so\.0\]' && ok ||
 	bad "DESTDIR install: not libcopyperf.so -> libcopyperf.so.0 -> a file whose SONAME is libcopyperf.so.0"
 grep -q '^prefix=/usr$' "$tmp/stage/usr/lib/pkgconfig/copyperf.pc" && ok || bad "copyperf.pc prefix is not PREFIX"
+# Under a strict umask (a hardened root's) every installed file is still readable by all.
+(umask 077 && $make --no-print-directory -s install DESTDIR="$tmp/umask" PREFIX=/usr >"$tmp/log" 2>&1) ||
+	bad "make install under umask 077: $(cat "$tmp/log")"
+private=$(find "$tmp/umask" -type f ! -perm -444 | sed "s|$tmp/umask||")
+[ -z "$private" ] && ok || bad "under umask 077, not readable by all: $private"
 [ -x "$tmp/stage/usr/bin/copyperf" ] && "$tmp/stage/usr/bin/copyperf" --version >/dev/null && ok || bad "installed copyperf does not run"
 
 # The shipped distributions, byte for byte, with their licence and origin.
