@@ -83,7 +83,8 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 		if (l->cursor + l->walk > l->region)
 			l->cursor = 0;
 		l->start = l->cursor;
-		l->cursor += l->walk;
+		/* Whole pages on: every measurement at the alignment -a asked for. */
+		l->cursor += round_up(l->walk, (size_t)sysconf(_SC_PAGESIZE));
 	}
 	l->touched = l->count * chunk < l->walk ? l->count * chunk : l->walk;
 	pattern_fill(l->dst + l->start - CANARY, l->touched + 2 * CANARY,

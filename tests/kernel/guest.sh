@@ -45,6 +45,8 @@ check "every routine, every cache mode, offsets 1:3, json" sh -c '
 		copyperf --kernel -q -c $c -a 1:3 -s 4K,64,8 -t 16K -n 1 -f json >/tmp/j || exit 1
 		grep -q "\"space\":\"kernel\"" /tmp/j || exit 1
 		! grep -q "\"verified\":false" /tmp/j || exit 1
+		n=$(grep -o "\"verified\":true" /tmp/j | wc -l)
+		[ "$n" -ge 12 ] && [ $((n % 3)) -eq 0 ] || exit 1
 	done'
 check "32 MiB buffers (vmalloc, over 8192 pinned pages)" \
 	copyperf --kernel -q -b 32M -s 16M,4K -t 32M -n 1 -a 5:0 -r memcpy,copy_to_user,copy_from_user
