@@ -98,7 +98,7 @@ check "copyperf finds the packaged call mixes" \
 	"copyperf --list | grep -qxF '# call mixes (-d): /usr/share/copyperf/distributions'"
 check "man copyperf is installed" "test -s /usr/share/man/man1/copyperf.1.gz"
 check "the README the manual and the header send readers to is installed" \
-	"test -s /usr/share/doc/copyperf/README.md && test -s /usr/share/doc/libcopyperf-dev/README.md"
+	"test -s /usr/share/doc/copyperf/README.md.gz && test -s /usr/share/doc/libcopyperf-dev/README.md.gz"
 
 # A user's program through pkg-config, against libcopyperf.so.0.
 cp "$top/tests/install/use_library.c" "$root/tmp/"
