@@ -14,6 +14,7 @@
 #include "measure/kernel_backend.h"
 #include "measure/numa.h"
 #include "measure/thread_plan.h"
+#include "measure/thread_pool.h"
 #include "measure/timing.h"
 #include "report/machine.h"
 #include "interrupt.h"
@@ -203,6 +204,10 @@ static int run(const struct options *o)
 		goto out;
 	}
 	note_clock_bound(results, n);
+	if (b.starts_apart && *b.starts_apart)
+		fprintf(stderr, "copyperf: note: in %lu measurements the threads' starts lay more than "
+				"a tenth of the time apart after %d tries (a thread descheduled): their "
+				"aggregates are low\n", *b.starts_apart, THREAD_POOL_TRIES);
 	if (!o->kernel)
 		user_backend_pages(&b, &pages);
 	struct report report = { o, &m, results, n, tp.cpus, tp.most, o->kernel ? NULL : &pages };

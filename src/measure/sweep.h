@@ -46,6 +46,8 @@ struct backend {
 	const struct counter_values *counters;
 	/* With -j: the last measurement's seconds of each thread, or NULL. */
 	const double *thread_seconds;
+	/* With -j: measurements kept although the threads' starts lay apart (thread_pool.c). */
+	const unsigned long *starts_apart;
 };
 
 /* Zeroes *b and gives it a zeroed context of ctx_size bytes; NULL, with err set, if out of memory. */

@@ -17,6 +17,9 @@
 
 struct worker;
 
+/* Tries of a measurement whose threads' starts lie apart (thread_pool_measure). */
+#define THREAD_POOL_TRIES 4
+
 struct thread_pool {
 	struct pinned_pool pool; /* the threads: pinned, each opening its lane first */
 	const struct options *o;
@@ -27,6 +30,7 @@ struct thread_pool {
 	const struct workload *w;
 	unsigned k;            /* workers taking part: the first k */
 	atomic_uint arrived;   /* of them, at the start (see thread_pool.c) */
+	unsigned long apart;   /* measurements kept with the starts still apart after retakes */
 };
 
 /*

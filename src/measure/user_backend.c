@@ -133,7 +133,10 @@ static int open_lanes(struct backend *b, struct user_ctx *c, const struct thread
 		return -1;
 	}
 	b->thread_seconds = c->thread_seconds;
-	return thread_pool_start(&c->pool, o, tp->cpus, tp->most, err, errlen);
+	if (thread_pool_start(&c->pool, o, tp->cpus, tp->most, err, errlen))
+		return -1;
+	b->starts_apart = &c->pool.apart;
+	return 0;
 }
 
 int user_backend_open(struct backend *b, const struct options *o, const struct thread_plan *tp,
