@@ -154,14 +154,21 @@ static void config(FILE *f, const struct report *r)
 
 	fputs("\"config\":{", f);
 	json_words(f, "routines", o->routines, o->n_routines);
-	fputs(",\"sizes\":[", f);
-	for (size_t i = 0; i < o->n_sizes; i++)
-		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)o->sizes[i]);
-	fprintf(f, "],\"total\":%llu,\"buffer\":%llu,\"cache\":\"%s\",", (unsigned long long)o->total,
-		(unsigned long long)o->buffer, cache_mode_name(o->cache));
-	fprintf(f, "\"align\":{\"src\":%llu,\"dst\":%llu},\"repeat\":%u,\"format\":\"%s\",",
-		(unsigned long long)o->align_src, (unsigned long long)o->align_dst, o->repeat,
-		format_name(o->format));
+	if (o->distributions) {
+		/* a replay has no chunk sweep: no sizes, buffers, flushes or offsets of one */
+		fprintf(f, ",\"sizes\":null,\"total\":%llu,\"buffer\":null,\"cache\":null,"
+			   "\"align\":null,", (unsigned long long)o->total);
+	} else {
+		fputs(",\"sizes\":[", f);
+		for (size_t i = 0; i < o->n_sizes; i++)
+			fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)o->sizes[i]);
+		fprintf(f, "],\"total\":%llu,\"buffer\":%llu,\"cache\":\"%s\",",
+			(unsigned long long)o->total, (unsigned long long)o->buffer,
+			cache_mode_name(o->cache));
+		fprintf(f, "\"align\":{\"src\":%llu,\"dst\":%llu},", (unsigned long long)o->align_src,
+			(unsigned long long)o->align_dst);
+	}
+	fprintf(f, "\"repeat\":%u,\"format\":\"%s\",", o->repeat, format_name(o->format));
 	fputs("\"output\":", f);
 	if (o->output)
 		json_string(f, o->output);

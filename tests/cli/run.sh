@@ -256,6 +256,8 @@ d = json.load(open(sys.argv[1]))
 c = d["config"]
 assert c["seed"] == 2008 and c["distributions"] == ["memcpy_3", "memmove_7"], c
 assert c["working_sets"] == ["8K", "l1"], c
+# no chunk sweep's settings: a replay has no sizes, buffers, flushes or offsets of one
+assert all(c[k] is None for k in ("sizes", "buffer", "cache", "align")), c
 l1 = d["machine"]["caches"]["L1d"]["size"] * 3 // 4
 res = d["results"]
 # memcpy_3 for four routines, memmove_7 for the two that allow overlap; two working sets each
