@@ -173,17 +173,21 @@ static int cp_check_request(const struct copyperf_measure *m)
 	return 0;
 }
 
-/* Compares the destination with the source's pattern and its canaries with their old value. */
+/*
+ * Compares the destination with the source's pattern over the last pass,
+ * what the last pass did not reach (after a wrap) with the complement the
+ * wrap left, and the canaries with their old value.
+ */
 static void cp_verify(struct copyperf_measure *m, const struct cp_side *dst, size_t start,
-		      size_t touched)
+		      size_t last_pass, size_t touched)
 {
 	const u8 *d = (const u8 *)dst->alias + start;
 	size_t k;
 
 	if (cp_is_user(dst))
 		invalidate_kernel_vmap_range(dst->alias, dst->len);
-	k = cp_pattern_mismatch(d, touched, COPYPERF_PATTERN_BIAS, 0);
-	if (k < touched) {
+	k = cp_pattern_mismatch(d, last_pass, COPYPERF_PATTERN_BIAS, 0);
+	if (k < last_pass) {
 		m->result = COPYPERF_RESULT_WRONG_BYTE;
 		m->offset = k;
 		m->value = d[k];
@@ -197,10 +201,11 @@ static void cp_verify(struct copyperf_measure *m, const struct cp_side *dst, siz
 		m->value = COPYPERF_CANARY - k;
 		return;
 	}
-	k = pattern_mismatch(d + touched, COPYPERF_CANARY, COPYPERF_PATTERN_BIAS + touched, 1);
-	if (k < COPYPERF_CANARY) {
+	k = cp_pattern_mismatch(d + last_pass, touched - last_pass + COPYPERF_CANARY,
+				COPYPERF_PATTERN_BIAS + last_pass, 1);
+	if (k < touched - last_pass + COPYPERF_CANARY) {
 		m->result = COPYPERF_RESULT_WROTE_PAST;
-		m->offset = touched + k;
+		m->offset = last_pass + k;
 	}
 }
 
@@ -233,6 +238,7 @@ static int cp_measure_locked(struct copyperf_measure *m)
 	w.walk = buffer / chunk * chunk;
 	w.count = div64_u64(m->total, chunk);
 	w.cache = m->cache;
+	w.dst_user = cp_is_user(&dst);
 	if (w.cache != COPYPERF_CACHE_HOT) {
 		cp_flush_range(w.src_alias, w.walk);
 		cp_flush_range(w.dst_alias, w.walk);
@@ -251,7 +257,7 @@ static int cp_measure_locked(struct copyperf_measure *m)
 	m->ns = w.ns;
 	m->copied = w.count * chunk;
 	touched = m->copied < w.walk ? m->copied : w.walk;
-	cp_verify(m, &dst, dst_start, touched);
+	cp_verify(m, &dst, dst_start, w.last_pass, touched);
 release_src:
 	cp_side_release(&src);
 release_dst:

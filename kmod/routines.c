@@ -4,6 +4,8 @@
  * left undone, and the walk is instantiated once per routine, so the timed
  * loop calls the routine directly, as the 2008 module's switch did.
  */
+#include <linux/atomic.h>
+#include <linux/highmem.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
@@ -16,6 +18,7 @@
 #include "generic/copy_compat.h"
 #include "internal.h"
 #include "cache_flush.h"
+#include "pattern.h"
 #include "routines.h"
 #ifdef CONFIG_PPC
 #include "powerpc/line_copy.h"
@@ -49,6 +52,7 @@ enum {
 #ifdef COPYPERF_SELFTEST
 	CP_SELFTEST_SHORT,
 	CP_SELFTEST_OVERRUN,
+	CP_SELFTEST_RARELY,
 #endif
 #ifdef COPYPERF_SELFTEST_KASAN
 	CP_SELFTEST_KASAN,
@@ -91,6 +95,9 @@ const struct cp_routine cp_routines[] = {
 				COPYPERF_KERNEL_TO_KERNEL, COPYPERF_ROUTINE_SELFTEST },
 	[CP_SELFTEST_OVERRUN] = { "selftest_overrun", "wrong on purpose: copies one byte more",
 				  COPYPERF_KERNEL_TO_KERNEL, COPYPERF_ROUTINE_SELFTEST },
+	[CP_SELFTEST_RARELY] = { "selftest_rarely",
+				 "wrong on purpose: one wrong byte every 1000th call",
+				 COPYPERF_KERNEL_TO_KERNEL, COPYPERF_ROUTINE_SELFTEST },
 #endif
 #ifdef COPYPERF_SELFTEST_KASAN
 	[CP_SELFTEST_KASAN] = { "selftest_kasan",
@@ -169,6 +176,17 @@ static __always_inline long op_selftest_overrun(void *d, const void *s, size_t n
 {
 	return memcpy(d, s, n + 1) == d ? 0 : -1;
 }
+
+/* Right but on every 1000th call: a later pass over the same bytes must not hide it. */
+static __always_inline long op_selftest_rarely(void *d, const void *s, size_t n)
+{
+	static atomic_t calls;
+
+	memcpy(d, s, n);
+	if (atomic_inc_return(&calls) % 1000 == 0)
+		((u8 *)d)[n - 1] ^= 1;
+	return 0;
+}
 #endif
 
 #ifdef COPYPERF_SELFTEST_KASAN
@@ -197,26 +215,62 @@ static void cp_flush_walk(const struct cp_walk *w)
 	cp_flush_range(w->dst_alias, w->walk);
 }
 
-/* The timed loop, as in the 2008 module: chunk after chunk, start over at the end. */
+/*
+ * The pass just made, checked before the next one overwrites it, and its
+ * destination set back to the complement (the command's pattern_pass_check),
+ * a piece at a time with the CPU offered between pieces.  Returns the first
+ * wrong offset, the pass then left as the copy made it; or w->walk.
+ */
+static size_t cp_check_pass(const struct cp_walk *w)
+{
+	u8 *d = w->dst_alias;
+	const u8 *s = w->src_alias;
+	size_t k, n, bad;
+
+	if (w->dst_user)
+		invalidate_kernel_vmap_range(d, w->walk);
+	for (k = 0; k < w->walk; k += n) {
+		n = min_t(size_t, w->walk - k, SZ_1M);
+		bad = pattern_pass_check(d + k, s + k, n);
+		if (bad < n) {
+			memcpy(d, s, k);
+			k += bad;
+			break;
+		}
+		cond_resched();
+	}
+	if (w->dst_user)
+		flush_kernel_vmap_range(d, w->walk);
+	return k;
+}
+
+/*
+ * The timed loop, as in the 2008 module: chunk after chunk, start over at
+ * the end, each pass checked there with the timer paused; a wrong pass ends
+ * the walk, for the caller's check to report.
+ */
 static __always_inline int cp_walk_with(struct cp_walk *w, cp_op op)
 {
 	u8 *dst = w->dst;
 	const u8 *src = w->src;
 	size_t chunk = w->chunk, pos = 0, since_resched = 0;
 	u64 count = w->count, paused = 0, t0, p0;
+	bool wrong;
 	long left;
 
 	t0 = ktime_get_ns();
 	while (count--) {
 		if (pos + chunk > w->walk) {
+			p0 = ktime_get_ns();
+			wrong = cp_check_pass(w) < w->walk;
+			if (!wrong && w->cache == COPYPERF_CACHE_FLUSH)
+				cp_flush_walk(w);
+			paused += ktime_get_ns() - p0;
+			if (wrong)
+				break;
 			pos = 0;
-			if (w->cache == COPYPERF_CACHE_FLUSH) {
-				p0 = ktime_get_ns();
+			if (w->cache == COPYPERF_CACHE_FLUSH_TIMED)
 				cp_flush_walk(w);
-				paused += ktime_get_ns() - p0;
-			} else if (w->cache == COPYPERF_CACHE_FLUSH_TIMED) {
-				cp_flush_walk(w);
-			}
 		}
 		left = op(dst + pos, src + pos, chunk);
 		if (unlikely(left)) {
@@ -242,6 +296,7 @@ static __always_inline int cp_walk_with(struct cp_walk *w, cp_op op)
 	}
 	w->ns = ktime_get_ns() - t0 - paused;
 	w->left = 0;
+	w->last_pass = pos;
 	return 0;
 }
 
@@ -275,6 +330,8 @@ int cp_routine_walk(unsigned int id, struct cp_walk *w)
 		return cp_walk_with(w, op_selftest_short);
 	case CP_SELFTEST_OVERRUN:
 		return cp_walk_with(w, op_selftest_overrun);
+	case CP_SELFTEST_RARELY:
+		return cp_walk_with(w, op_selftest_rarely);
 #endif
 #ifdef COPYPERF_SELFTEST_KASAN
 	case CP_SELFTEST_KASAN:

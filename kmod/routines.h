@@ -23,8 +23,10 @@ struct cp_walk {
 	size_t chunk;
 	u64 count;                   /* chunks to copy */
 	u32 cache;                   /* enum copyperf_cache */
+	bool dst_user;               /* dst_alias maps user pages: alias cache upkeep */
 	/* results */
 	u64 ns;
+	size_t last_pass; /* bytes the last pass copied: after a wrap, the rest is the complement */
 	long left;        /* > 0: bytes a user copy left; < 0: a memcpy did not return dst */
 	size_t failed_at; /* offset of the chunk that failed */
 };

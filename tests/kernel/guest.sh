@@ -69,6 +69,9 @@ wrong_copy "a short copy is caught at its last byte" \
 wrong_copy "a short copy is caught past the module's first 1 MiB piece of verification" \
 	"selftest_short FAILED at chunk 3145728: selftest_short: wrong byte at offset 3145727:" \
 	-r selftest_short -b 3M -s 3M -t 3M -n 1
+wrong_copy "every pass is checked, not only the last over each byte (1000th and 2000th calls wrong)" \
+	"selftest_rarely FAILED at chunk 4096: selftest_rarely: wrong byte at offset" \
+	-r selftest_rarely -s 4K -t 4M -n 1
 wrong_copy "an overrun is caught in the canary" \
 	"selftest_overrun FAILED at chunk 4096: selftest_overrun: wrote past the copied range, at offset 16384" \
 	-r selftest_overrun -s 4K -t 16K -n 1
