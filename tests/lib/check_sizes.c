@@ -6,12 +6,15 @@
  * tried; above, 64 pairs in which every source offset and every destination
  * offset occurs once, with 32 different relative skews, so a 16 MiB copy is
  * run 64 times rather than 4096 (the loop code is the one 64 KiB exercises;
- * what changes above is which threshold applies).
+ * what changes above is which threshold applies).  Odd sizes put the
+ * destination 64 bytes further on, so that offsets 0..63 fall on both halves
+ * of a 128-byte line (POWER's): a destination on a line's start is tried.
  */
 #include <string.h>
 #include "check.h"
 
 #define ALL_PAIRS_MAX ((size_t)64 * 1024 + 1)
+#define ODD_SHIFT 64 /* the destination's further start for odd sizes */
 
 struct arena {
 	unsigned char *src;   /* MAX_OFFSET + largest size, pattern */
@@ -24,7 +27,7 @@ static const struct arena *arena(void)
 {
 	static struct arena a;
 	size_t largest = ((size_t)1 << LARGE_MAX_LOG2) + 1;
-	size_t dst_len = 2 * CANARY + MAX_OFFSET + largest;
+	size_t dst_len = 2 * CANARY + ODD_SHIFT + MAX_OFFSET + largest;
 
 	if (a.src == NULL) {
 		a.src = map_or_die(MAX_OFFSET + largest);
@@ -42,8 +45,10 @@ static const struct arena *arena(void)
 static int one(const struct subject *s, const struct arena *a, size_t n, unsigned so,
 	       unsigned dof)
 {
-	return copy_and_check(s, "sizes and offsets", a->dst + CANARY + dof, a->src + so, n,
-			      a->image + dof);
+	size_t at = (n & 1 ? ODD_SHIFT : 0) + dof;
+
+	return copy_and_check(s, "sizes and offsets", a->dst + CANARY + at, a->src + so, n,
+			      a->image + at);
 }
 
 static int all_pairs(const struct subject *s, const struct arena *a, size_t n)
