@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
+#include <string.h>
 #include "measure/numa.h"
 #include "output.h"
 #include "sizes.h"
@@ -63,6 +64,26 @@ static void thread_columns(FILE *f, const struct point_result *p)
 	free(speeds);
 }
 
+/* The name columns: as wide as the longest name in them, so that the rows stay aligned. */
+struct widths {
+	int routine, distribution;
+};
+
+static struct widths name_widths(const struct report *r)
+{
+	struct widths w = { 18, 16 };
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct point_result *p = &r->results[i];
+		int n = (int)strlen(p->routine);
+
+		w.routine = n > w.routine ? n : w.routine;
+		n = p->distribution ? (int)strlen(p->distribution) : 0;
+		w.distribution = n > w.distribution ? n : w.distribution;
+	}
+	return w;
+}
+
 /* Whether some point copies less than --total: the largest multiple of its chunk below it. */
 static bool totals_rounded(const struct report *r)
 {
@@ -72,7 +93,7 @@ static bool totals_rounded(const struct report *r)
 	return false;
 }
 
-static void header(FILE *f, const struct report *r)
+static void header(FILE *f, const struct report *r, const struct widths *w)
 {
 	const struct options *o = r->o;
 	char total[32], buffer[32];
@@ -89,7 +110,7 @@ static void header(FILE *f, const struct report *r)
 		o->repeat);
 	threads_note(f, r);
 	fputc('\n', f);
-	fprintf(f, "%-18s %9s", "routine", "chunk [B]");
+	fprintf(f, "%-*s %9s", w->routine, "routine", "chunk [B]");
 	thread_heads(f, report_is_threaded(r), false);
 	fprintf(f, " %12s %12s %12s %10s", "MB/s median", "MB/s min", "MB/s max", "time [s]");
 	thread_heads(f, report_is_threaded(r), true);
@@ -100,7 +121,7 @@ static void header(FILE *f, const struct report *r)
  * A replay's header: the seed, so that the same call lists can be drawn again,
  * and what a time per call is, since each measurement makes many calls.
  */
-static void replay_header(FILE *f, const struct report *r)
+static void replay_header(FILE *f, const struct report *r, const struct widths *w)
 {
 	fprintf(f, "copyperf %s: %s space, recorded call mixes replayed, seed %llu\n",
 		COPYPERF_VERSION, space(r), (unsigned long long)r->o->seed);
@@ -110,7 +131,8 @@ static void replay_header(FILE *f, const struct report *r)
 		r->o->repeat);
 	threads_note(f, r);
 	fputc('\n', f);
-	fprintf(f, "%-18s %-16s %-11s %10s", "routine", "distribution", "working set", "[B]");
+	fprintf(f, "%-*s %-*s %-11s %10s", w->routine, "routine", w->distribution, "distribution",
+		"working set", "[B]");
 	thread_heads(f, report_is_threaded(r), false);
 	fprintf(f, " %8s %13s %14s %9s %9s %12s", "calls", "mean size [B]", "ns/call median", "min",
 		"max", "MB/s median");
@@ -129,9 +151,10 @@ static void counter_columns(FILE *f, const struct point_result *p)
 		fprintf(f, "  %10s %8s", "-", "-");
 }
 
-static void chunk_row(FILE *f, const struct point_result *p, bool counters)
+static void chunk_row(FILE *f, const struct point_result *p, const struct widths *w,
+		      bool counters)
 {
-	fprintf(f, "%-18s %9llu", p->routine, (unsigned long long)p->chunk);
+	fprintf(f, "%-*s %9llu", w->routine, p->routine, (unsigned long long)p->chunk);
 	if (p->threads)
 		fprintf(f, " %7u", p->threads);
 	if (!p->verified) {
@@ -149,12 +172,13 @@ static void chunk_row(FILE *f, const struct point_result *p, bool counters)
 	fputc('\n', f);
 }
 
-static void replay_row(FILE *f, const struct point_result *p, bool counters)
+static void replay_row(FILE *f, const struct point_result *p, const struct widths *w,
+		       bool counters)
 {
 	double cpc = cycles_per_call(p);
 
-	fprintf(f, "%-18s %-16s %-11s %10llu", p->routine, p->distribution, p->working_set_name,
-		(unsigned long long)p->working_set);
+	fprintf(f, "%-*s %-*s %-11s %10llu", w->routine, p->routine, w->distribution,
+		p->distribution, p->working_set_name, (unsigned long long)p->working_set);
 	if (p->threads)
 		fprintf(f, " %7u", p->threads);
 	if (!p->verified) {
@@ -178,13 +202,14 @@ static void replay_row(FILE *f, const struct point_result *p, bool counters)
 void output_table(FILE *f, const struct report *r)
 {
 	bool counters = report_has_counters(r), replay = report_is_replay(r);
+	struct widths w = name_widths(r);
 
-	(replay ? replay_header : header)(f, r);
+	(replay ? replay_header : header)(f, r, &w);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct point_result *p = &r->results[i];
 
 		if (i && p->routine != r->results[i - 1].routine)
 			fputc('\n', f);
-		(replay ? replay_row : chunk_row)(f, p, counters);
+		(replay ? replay_row : chunk_row)(f, p, &w, counters);
 	}
 }

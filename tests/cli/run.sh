@@ -128,6 +128,17 @@ else bad "a clock-bound measurement: exit $st, $(cat "$tmp/short.err") $(head -1
 if [ ! -s "$tmp/long.err" ] && head -1 "$tmp/long.out" | grep -q ', 1 MiB per point,'; then ok
 else bad "a long measurement: $(cat "$tmp/long.err") $(head -1 "$tmp/long.out")"; fi
 
+# A routine name longer than the column widens it: every row's numbers under the header's.
+"$cp" -q -c hot -s 64,4K -t 64K -n 1 -r memcpy,copyperf_generic_memmove >"$tmp/wide" 2>/dev/null
+python3 - "$tmp/wide" <<'PY' && ok || bad "a long routine name breaks the table's columns: $(cat "$tmp/wide")"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+head = next(l for l in lines if l.startswith("routine"))
+end = head.index("chunk [B]") + len("chunk [B]")
+rows = [l for l in lines if l.startswith(("memcpy ", "copyperf_generic_memmove "))]
+assert len(rows) == 4 and all(l[end - 1].isdigit() and l[end] == " " for l in rows), rows
+PY
+
 # '-o -' is standard output, not a file named '-'.
 cp_abs=$(cd "$(dirname "$cp")" && pwd)/$(basename "$cp")
 (cd "$tmp" && "$cp_abs" -q -f json -s 4K -t 64K -n 1 -r memcpy -o - >"$tmp/dash.out")
