@@ -22,14 +22,15 @@ static void csv_field(FILE *f, const char *s)
 
 /*
  * Mean counts per measurement, then cycles/byte and bytes/cycle (and cycles/call
- * of a replay point); empty where not counted.
+ * of a replay point); empty where not counted or the point FAILED, as in the JSON.
  */
 static void counter_fields(FILE *f, const struct point_result *p, bool replay)
 {
-	double cpb = cycles_per_byte(p);
+	double cpb = p->verified ? cycles_per_byte(p) : 0;
 
 	for (int e = 0; e < N_COUNTERS; e++) {
-		double v = counter_mean(&p->counters, (enum counter_event)e);
+		/* none for a FAILED point: its counts are of copies that were wrong */
+		double v = p->verified ? counter_mean(&p->counters, (enum counter_event)e) : -1;
 
 		if (v >= 0)
 			fprintf(f, ",%.0f", v);
@@ -40,7 +41,7 @@ static void counter_fields(FILE *f, const struct point_result *p, bool replay)
 		fprintf(f, ",%.6g,%.6g", cpb, 1 / cpb);
 	else
 		fputs(",,", f);
-	if (replay && cycles_per_call(p) > 0)
+	if (replay && p->verified && cycles_per_call(p) > 0)
 		fprintf(f, ",%.6g", cycles_per_call(p));
 	else if (replay)
 		fputc(',', f);
