@@ -9,6 +9,7 @@
 #include <linux/module.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include "copyperf.h"
 #include "copyperf_ioctl.h"
 #include "cache_flush.h"
 #include "measure.h"
@@ -92,3 +93,4 @@ module_misc_device(cp_device);
 
 MODULE_DESCRIPTION("copyperf: time the kernel's memory-copy routines");
 MODULE_LICENSE("Dual MIT/GPL");
+MODULE_VERSION(COPYPERF_VERSION);

@@ -23,6 +23,8 @@ usage_error() {
 
 usage_error "no module: says how to load it" "insmod" --kernel -q -t 64K -s 64K
 check "insmod" insmod ./copyperf.ko
+check "the module says its version, the command's" sh -c \
+	'[ "$(cat /sys/module/copyperf/version)" = "$(copyperf --version | sed -n "1s/^copyperf //p")" ]'
 check "/dev/copyperf appears" test -c /dev/copyperf
 check "--list --kernel names the module's routines" \
 	sh -c 'copyperf --kernel --list | grep -q "^copy_from_user .*copy_from_user"'
