@@ -64,7 +64,7 @@ CMD_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(CMD_SRC))
 MAIN_OBJ    := $(BUILD)/src/main.o
 COPYPERF    := $(BUILD)/copyperf
 
-.PHONY: all run test install clean help
+.PHONY: all run test install uninstall clean help
 all: $(COPYPERF) $(LIB_A) $(LIB_SO) $(BUILD)/$(LIB_SONAME)
 
 $(BUILD)/%.o: %.c
@@ -125,6 +125,16 @@ FORCE:
 run: $(COPYPERF)
 	$(COPYPERF)
 
+help:
+	@echo 'make              the command, the library and the preload shim, in build/'
+	@echo 'make run          the seed'"'"'s sweep with every routine (the main job)'
+	@echo 'make test         every test suite (installs the Debian packages they need)'
+	@echo 'make test-SUITE   one of: $(sort $(TEST_SUITES))'
+	@echo 'make bench        libcopyperf against the C library (BENCHMARKS.md)'
+	@echo 'make install      under PREFIX (default /usr/local), LIBDIR, DESTDIR; make uninstall'
+	@echo 'make deb          the Debian packages, in build/deb/'
+	@echo 'make kmod         the kernel module for KDIR (default: the running kernel)'
+
 # ---- install -------------------------------------------------------------------------------
 define PC_FILE
 prefix=$(PREFIX)
@@ -153,6 +163,18 @@ install: all
 	install -m 644 $(DIST_DATA) $(DESTDIR)$(DATADIR)/distributions/
 	$(INSTALL_EXTRA)
 	@# Into the system itself: the loader must find the new library (packages do this by trigger).
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
+		echo ldconfig; ldconfig; fi
+
+# What install wrote, and its directories where they are left empty; not a system directory.
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/copyperf $(DESTDIR)$(LIBDIR)/libcopyperf.a \
+		$(DESTDIR)$(LIBDIR)/$(LIB_SO_FILE) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME) \
+		$(DESTDIR)$(LIBDIR)/libcopyperf.so $(DESTDIR)$(PREFIX)/include/copyperf.h \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/copyperf.pc \
+		$(addprefix $(DESTDIR)$(DATADIR)/distributions/,$(notdir $(DIST_DATA)))
+	-rmdir $(DESTDIR)$(DATADIR)/distributions $(DESTDIR)$(DATADIR) 2>/dev/null
+	$(UNINSTALL_EXTRA)
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
 		echo ldconfig; ldconfig; fi
 

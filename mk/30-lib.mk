@@ -69,6 +69,7 @@ $(PRELOAD_LINKED): $(BUILD)/tests/preload/linked.o $(BUILD)/$(LIB_SONAME) $(LIB_
 PRELOADDIR ?= $(LIBDIR)
 INSTALL_EXTRA += install -D -m 644 $(PRELOAD_SO) $(DESTDIR)$(PRELOADDIR)/libcopyperf-preload.so;
 INSTALL_CHECK_EXTRA += lib/libcopyperf-preload.so
+UNINSTALL_EXTRA += rm -f $(DESTDIR)$(PRELOADDIR)/libcopyperf-preload.so;
 
 .PHONY: test-preload
 test-preload: $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF) $(PRELOAD_LINKED)

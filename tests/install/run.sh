@@ -21,6 +21,12 @@ lib=$tmp/stage/usr/lib
 	readelf -d "$lib/libcopyperf.so" | grep -q 'SONAME.*\[libcopyperf\.so\.0\]' && ok ||
 	bad "DESTDIR install: not libcopyperf.so -> libcopyperf.so.0 -> a file whose SONAME is libcopyperf.so.0"
 grep -q '^prefix=/usr$' "$tmp/stage/usr/lib/pkgconfig/copyperf.pc" && ok || bad "copyperf.pc prefix is not PREFIX"
+# make uninstall with the same DESTDIR and PREFIX takes back every file install wrote.
+cp -r "$tmp/stage" "$tmp/gone" &&
+	$make --no-print-directory -s uninstall DESTDIR="$tmp/gone" PREFIX=/usr >"$tmp/log" 2>&1 ||
+	bad "make uninstall: $(cat "$tmp/log")"
+left=$(find "$tmp/gone" ! -type d | sed "s|$tmp/gone||")
+[ -z "$left" ] && ok || bad "make uninstall left: $left"
 # Under a strict umask (a hardened root's) every installed file is still readable by all.
 (umask 077 && $make --no-print-directory -s install DESTDIR="$tmp/umask" PREFIX=/usr >"$tmp/log" 2>&1) ||
 	bad "make install under umask 077: $(cat "$tmp/log")"
