@@ -205,9 +205,10 @@ static int run(const struct options *o)
 	}
 	note_clock_bound(results, n);
 	if (b.starts_apart && *b.starts_apart)
-		fprintf(stderr, "copyperf: note: in %lu measurements the threads' starts lay more than "
-				"a tenth of the time apart after %d tries (a thread descheduled): their "
-				"aggregates are low\n", *b.starts_apart, THREAD_POOL_TRIES);
+		fprintf(stderr, "copyperf: note: in %lu measurements the threads' starts still lay "
+				"more than a tenth of the time apart after %d tries: their aggregates "
+				"count a time when not every thread copied\n",
+			*b.starts_apart, THREAD_POOL_TRIES);
 	if (!o->kernel)
 		user_backend_pages(&b, &pages);
 	struct report report = { o, &m, results, n, tp.cpus, tp.most, o->kernel ? NULL : &pages };

@@ -51,7 +51,7 @@ const char options_usage[] =
 	"                        page-aligned base; default 0:0\n"
 	"  -n, --repeat N        measurements per point (default 5): median, min and max reported\n"
 	"  -f, --format FMT      table (default) | seed (the 2008 post's lines) | csv | json\n"
-	"  -o, --output FILE     write the results there instead of to standard output\n"
+	"  -o, --output FILE     write the results there instead of to standard output ('-')\n"
 	"      --plot FILE       also draw throughput against chunk size into FILE (.svg or .png,\n"
 	"                        needs gnuplot)\n"
 	"      --counters        hardware counters per point (cycles, instructions, L1D read and\n"

@@ -95,20 +95,23 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 }
 
 /*
- * The timed loop, as in the seed: walk the range chunk by chunk, wrap at its
- * end.  At each wrap, untimed, the pass just made is checked and its
- * destination set back to the complement of its source (pattern_pass_check),
- * so that every copy is verified, not only the last one over each byte; a
- * wrong pass ends the walk there, for lane_verify to report.  False when a
- * signal (interrupt.h) stopped it first, at a wrap: a measurement of 1 TiB
- * need not run to its end after a Ctrl-C.
+ * The loop, as in the seed: walk the range chunk by chunk, wrap at its end.
+ * With check, at each wrap and out of the time, the pass just made is checked
+ * and its destination set back to the complement of its source
+ * (pattern_pass_check), and a wrong pass ends the walk there for lane_verify
+ * to report.  The timed walk does so in flush mode, which pauses at each wrap
+ * for its flush anyway; elsewhere a pause would leave a clock read in the
+ * time at each wrap (20 ns, where a hot 256-byte pass takes 5), so the timed
+ * walk runs through and lane_verify walks the same calls again, untimed,
+ * checking each pass.  False when a signal (interrupt.h) stopped the walk, at
+ * a wrap: a measurement of 1 TiB need not run to its end after a Ctrl-C.
  */
-static TIMED_LOOP bool timed_walk(struct lane *l, copyperf_copy_fn fn, size_t chunk,
-				  struct counters *counters, struct lane_time *t)
+static TIMED_LOOP bool walk_range(struct lane *l, copyperf_copy_fn fn, size_t chunk,
+				  enum cache_mode mode, bool check, struct counters *counters,
+				  struct lane_time *t)
 {
 	unsigned char *dst = l->dst + l->start;
 	const unsigned char *src = l->src + l->start;
-	enum cache_mode mode = l->o->cache;
 	uint64_t count = l->count;
 	size_t pos = 0, walk = l->walk;
 
@@ -118,21 +121,23 @@ static TIMED_LOOP bool timed_walk(struct lane *l, copyperf_copy_fn fn, size_t ch
 	while (count--) {
 		if (pos + chunk > walk) {
 			/* At this point: pos == walk, a whole pass copied. */
-			uint64_t p0 = now_ns();
-			bool wrong;
-
 			if (interrupt_signal())
 				return false;
-			if (counters)
-				counters_pause(counters);
-			wrong = pattern_pass_check(dst, src, walk) < walk;
-			if (!wrong && mode == CACHE_FLUSH)
-				flush_buffers(l, l->start, walk);
-			if (counters)
-				counters_resume(counters);
-			t->paused += now_ns() - p0;
-			if (wrong)
-				break;
+			if (check) {
+				uint64_t p0 = now_ns();
+				bool wrong;
+
+				if (counters)
+					counters_pause(counters);
+				wrong = pattern_pass_check(dst, src, walk) < walk;
+				if (!wrong && mode == CACHE_FLUSH)
+					flush_buffers(l, l->start, walk);
+				if (counters)
+					counters_resume(counters);
+				t->paused += now_ns() - p0;
+				if (wrong)
+					break;
+			}
 			pos = 0;
 			if (mode == CACHE_FLUSH_TIMED)
 				flush_buffers(l, l->start, walk);
@@ -150,8 +155,10 @@ bool lane_timed(struct lane *l, copyperf_copy_fn fn, const struct workload *w,
 {
 	bool whole;
 
-	if (!w->calls)
-		return timed_walk(l, fn, w->chunk, counters, t);
+	if (!w->calls) {
+		l->passes_checked = l->o->cache == CACHE_FLUSH;
+		return walk_range(l, fn, w->chunk, l->o->cache, l->passes_checked, counters, t);
+	}
 	t->paused = 0;
 	t->t0 = now_ns();
 	whole = replay_timed(&l->replay, fn, call_list_passes(w->calls, l->o->total));
@@ -186,6 +193,25 @@ static enum measure_status verify(const struct lane *l, const char *name, size_t
 	return MEASURE_OK;
 }
 
+/* What a checked walk left: its last pass, and after a wrap the complement past it. */
+static enum measure_status last_pass_right(const struct lane *l, const char *name, char *why,
+					   size_t whylen)
+{
+	size_t from = l->start + l->last_pass, rest = l->touched - l->last_pass + CANARY, k;
+
+	if (verify(l, name, l->start, l->last_pass, why, whylen) != MEASURE_OK)
+		return MEASURE_WRONG;
+	if (l->last_pass == l->touched)
+		return MEASURE_OK;
+	k = pattern_mismatch(l->dst + from, rest, PATTERN_BIAS + from, 1);
+	if (k < rest) {
+		snprintf(why, whylen, "%s: wrote past the copied range, at offset %zu", name,
+			 from + k);
+		return MEASURE_WRONG;
+	}
+	return MEASURE_OK;
+}
+
 enum measure_status lane_verify(struct lane *l, const struct copyperf_routine *routine,
 				const struct workload *w, char *why, size_t whylen)
 {
@@ -193,18 +219,24 @@ enum measure_status lane_verify(struct lane *l, const struct copyperf_routine *r
 
 	if (w->calls)
 		return replay_verify(&l->replay, routine->name, routine->fn, why, whylen);
-	if (verify(l, routine->name, l->start, l->last_pass, why, whylen) != MEASURE_OK)
-		return MEASURE_WRONG;
-	/* After a wrap, what the last pass did not reach still holds the complement. */
-	if (l->last_pass < l->touched) {
-		size_t from = l->start + l->last_pass, rest = l->touched - l->last_pass + CANARY;
-		size_t k = pattern_mismatch(l->dst + from, rest, PATTERN_BIAS + from, 1);
+	if (!l->passes_checked) {
+		struct lane_time untimed;
 
-		if (k < rest) {
-			snprintf(why, whylen, "%s: wrote past the copied range, at offset %zu",
-				 routine->name, from + k);
+		/* Each byte holds its last copy: the last pass, and the one before past it. */
+		if (verify(l, routine->name, l->start, l->touched, why, whylen) != MEASURE_OK)
 			return MEASURE_WRONG;
+		if (l->count * w->chunk > l->walk) {
+			/* Passes went unseen: the same calls again, each pass checked. */
+			pattern_pass_check(l->dst + l->start, l->src + l->start, l->walk);
+			if (!walk_range(l, routine->fn, w->chunk, CACHE_HOT, true, NULL, &untimed)) {
+				snprintf(why, whylen, "%s: stopped by a signal", routine->name);
+				return MEASURE_ERROR;
+			}
+			if (last_pass_right(l, routine->name, why, whylen) != MEASURE_OK)
+				return MEASURE_WRONG;
 		}
+	} else if (last_pass_right(l, routine->name, why, whylen) != MEASURE_OK) {
+		return MEASURE_WRONG;
 	}
 	ret = routine->fn(l->dst + l->start, l->src + l->start, w->chunk); /* untimed: the result */
 	if (ret != l->dst + l->start) {

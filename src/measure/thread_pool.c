@@ -4,6 +4,7 @@
 #include <string.h>
 #include "interrupt.h"
 #include "thread_pool.h"
+#include "timing.h"
 #include "xalloc.h"
 
 struct worker {
@@ -44,7 +45,7 @@ static void work(void *ctx, unsigned i)
 		me->status = MEASURE_ERROR; /* not verified: the copies were cut short */
 	}
 	pthread_barrier_wait(&p->timed);
-	/* the last pass checked once every thread has stopped copying: checking takes bandwidth */
+	/* checked once every thread has stopped copying (outside flush mode, the untimed walk too) */
 	if (in && me->status == MEASURE_OK)
 		me->status = lane_verify(&me->lane, p->routine, p->w, me->why, sizeof(me->why));
 }
@@ -71,6 +72,7 @@ int thread_pool_start(struct thread_pool *p, const struct options *o, const int 
 	memset(p, 0, sizeof(*p));
 	p->o = o;
 	p->workers = xcalloc(n, sizeof(*p->workers), "the threads");
+	p->apart_floor = THREAD_POOL_APART_CLOCKS * clock_cost_ns();
 	pthread_barrier_init(&p->start, NULL, n);
 	pthread_barrier_init(&p->timed, NULL, n);
 	return pinned_pool_start(&p->pool, "--threads", cpus, n, &lane_ops, p, err, errlen);
@@ -89,9 +91,10 @@ void thread_pool_stop(struct thread_pool *p)
 
 /*
  * Whether the threads' starts lie further apart than a tenth of the aggregate
- * time: a thread descheduled between the common start and its first copy
- * copies mostly alone, and the aggregate then says less than the machine
- * does with every thread copying.
+ * time and than p->apart_floor (the spinning start leaves them up to about a
+ * microsecond apart): a thread descheduled between the common start and its
+ * first copy copies mostly alone, and the aggregate then says less than the
+ * machine does with every thread copying.
  */
 static bool starts_apart(const struct thread_pool *p, unsigned k)
 {
@@ -104,7 +107,7 @@ static bool starts_apart(const struct thread_pool *p, unsigned k)
 		latest = t->t0 > latest ? t->t0 : latest;
 		last = t->t1 - t->paused > last ? t->t1 - t->paused : last;
 	}
-	return (latest - first) * 10 > last - first;
+	return (latest - first) * 10 > last - first && latest - first > p->apart_floor;
 }
 
 static enum measure_status run_once(struct thread_pool *p, unsigned k, double *seconds,

@@ -19,6 +19,8 @@ struct worker;
 
 /* Tries of a measurement whose threads' starts lie apart (thread_pool_measure). */
 #define THREAD_POOL_TRIES 4
+/* Starts closer than this many clock reads are together, whatever the time (about 20 us). */
+#define THREAD_POOL_APART_CLOCKS 1000
 
 struct thread_pool {
 	struct pinned_pool pool; /* the threads: pinned, each opening its lane first */
@@ -31,6 +33,7 @@ struct thread_pool {
 	unsigned k;            /* workers taking part: the first k */
 	atomic_uint arrived;   /* of them, at the start (see thread_pool.c) */
 	unsigned long apart;   /* measurements kept with the starts still apart after retakes */
+	uint64_t apart_floor;  /* ns: starts closer than this are together */
 };
 
 /*

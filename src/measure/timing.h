@@ -22,8 +22,6 @@ static inline uint64_t now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
 #else
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-uint64_t clock_cost_ns(void);
-
 #endif
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }

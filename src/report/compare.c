@@ -258,8 +258,7 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 
 	describe("A", a);
 	describe("B", b);
-	if (strcmp(a->cache, b->cache) || a->total != b->total || a->buffer != b->buffer ||
-	    a->align_src != b->align_src || a->align_dst != b->align_dst)
+	if (a->total != b->total || !result_sets_same_walk(a, b))
 		printf("note: A and B were measured with different options (cache, total, buffer or "
 		       "align), so their difference is partly the options'\n");
 	if (replay) {

@@ -453,13 +453,21 @@ int result_kinds_add(struct result_kinds *k, const struct result_set *s, char *w
 	return -1;
 }
 
+bool result_sets_same_walk(const struct result_set *a, const struct result_set *b)
+{
+	/* a replay has no cache mode, buffers or offsets (null, or in older files a default) */
+	if (result_set_is_replay(a) && result_set_is_replay(b))
+		return true;
+	return !strcmp(a->cache, b->cache) && a->buffer == b->buffer &&
+	       a->align_src == b->align_src && a->align_dst == b->align_dst;
+}
+
 int result_sets_alike(const struct result_set *sets, size_t n, char *why, size_t whylen)
 {
 	for (size_t i = 1; i < n; i++) {
 		const struct result_set *a = &sets[0], *b = &sets[i];
 
-		if (strcmp(a->cache, b->cache) || a->buffer != b->buffer ||
-		    a->align_src != b->align_src || a->align_dst != b->align_dst) {
+		if (!result_sets_same_walk(a, b)) {
 			snprintf(why, whylen,
 				 "'%s' and '%s' were measured with other options (cache, buffer or "
 				 "align): their repeats are not one population",

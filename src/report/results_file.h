@@ -68,6 +68,9 @@ int result_set_pool(struct result_set *out, const struct result_set *sets, size_
 		    const char *label);
 void result_set_free(struct result_set *s);
 
+/* Whether a and b walked alike: the same cache mode, buffers and alignment (any two replays). */
+bool result_sets_same_walk(const struct result_set *a, const struct result_set *b);
+
 /*
  * Whether n sets may be pooled: measured with the same cache mode, buffers
  * and alignment (another total or seed is scaled away, these are not).

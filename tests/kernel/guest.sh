@@ -74,6 +74,9 @@ wrong_copy "a short copy is caught past the module's first 1 MiB piece of verifi
 wrong_copy "every pass is checked, not only the last over each byte (1000th and 2000th calls wrong)" \
 	"selftest_rarely FAILED at chunk 4096: selftest_rarely: wrong byte at offset" \
 	-r selftest_rarely -s 4K -t 4M -n 1
+wrong_copy "every pass is checked in hot mode too (there after the timed walk)" \
+	"selftest_rarely FAILED at chunk 4096: selftest_rarely: wrong byte at offset" \
+	-r selftest_rarely -c hot -s 4K -t 4M -n 1
 wrong_copy "an overrun is caught in the canary" \
 	"selftest_overrun FAILED at chunk 4096: selftest_overrun: wrote past the copied range, at offset 16384" \
 	-r selftest_overrun -s 4K -t 16K -n 1

@@ -194,6 +194,11 @@ check "plot: one count stays against chunk size" lacks "threads copying at once"
 # in RB "slower" takes 1/0.9 of RA's time at every repeat.
 status_is "compare two replays" 0 "$COPYPERF" compare "$RA" "$RB"
 cp "$T/out" "$T/rcompare.txt"
+# A replay's config names no cache, buffer or alignment (null); files from before said flush, 64 KiB.
+edit "$RA" "$T/rnull.json" 'd["config"].update(cache=None, buffer=None, align=None, sizes=None)'
+edit "$RB" "$T/rold.json" 'd["config"].update(cache="flush", buffer=65536, align={"src": 0, "dst": 0})'
+status_is "compare a replay of null options with an older one" 0 "$COPYPERF" compare "$T/rnull.json" "$T/rold.json"
+check "replays compared across that change: no note of other options" lacks "different options" "$T/out"
 check "replay compare: says what A is, with its seed" \
 	has "A: $RA: Fixture CPU \"quoted\", Linux 6.1.0, recorded call mixes replayed, seed 42, 5 repeats" "$T/rcompare.txt"
 check "replay compare: the time per call and which way B/A goes" \
