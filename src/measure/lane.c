@@ -95,23 +95,21 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 }
 
 /*
- * The loop, as in the seed: walk the range chunk by chunk, wrap at its end.
- * With check, at each wrap and out of the time, the pass just made is checked
- * and its destination set back to the complement of its source
- * (pattern_pass_check), and a wrong pass ends the walk there for lane_verify
- * to report.  The timed walk does so in flush mode, which pauses at each wrap
- * for its flush anyway; elsewhere a pause would leave a clock read in the
- * time at each wrap (20 ns, where a hot 256-byte pass takes 5), so the timed
- * walk runs through and lane_verify walks the same calls again, untimed,
- * checking each pass.  False when a signal (interrupt.h) stopped the walk, at
- * a wrap: a measurement of 1 TiB need not run to its end after a Ctrl-C.
+ * The timed loop, as in the seed: walk the range chunk by chunk, wrap at its
+ * end.  In flush mode, paused at each wrap for the flush, the pass just made
+ * is checked there too and its destination set back to the complement of its
+ * source (pattern_pass_check); a wrong pass ends the walk for lane_verify to
+ * report.  Elsewhere a pause would leave a clock read in the time at each
+ * wrap (20 ns, where a hot 256-byte pass takes 5): lane_verify makes the same
+ * calls again in checked_walk.  False when a signal (interrupt.h) stopped it,
+ * at a wrap: a measurement of 1 TiB need not run to its end after a Ctrl-C.
  */
-static TIMED_LOOP bool walk_range(struct lane *l, copyperf_copy_fn fn, size_t chunk,
-				  enum cache_mode mode, bool check, struct counters *counters,
-				  struct lane_time *t)
+static TIMED_LOOP bool timed_walk(struct lane *l, copyperf_copy_fn fn, size_t chunk,
+				  struct counters *counters, struct lane_time *t)
 {
 	unsigned char *dst = l->dst + l->start;
 	const unsigned char *src = l->src + l->start;
+	enum cache_mode mode = l->o->cache;
 	uint64_t count = l->count;
 	size_t pos = 0, walk = l->walk;
 
@@ -123,24 +121,24 @@ static TIMED_LOOP bool walk_range(struct lane *l, copyperf_copy_fn fn, size_t ch
 			/* At this point: pos == walk, a whole pass copied. */
 			if (interrupt_signal())
 				return false;
-			if (check) {
+			if (mode == CACHE_FLUSH) {
 				uint64_t p0 = now_ns();
 				bool wrong;
 
 				if (counters)
 					counters_pause(counters);
 				wrong = pattern_pass_check(dst, src, walk) < walk;
-				if (!wrong && mode == CACHE_FLUSH)
+				if (!wrong)
 					flush_buffers(l, l->start, walk);
 				if (counters)
 					counters_resume(counters);
 				t->paused += now_ns() - p0;
 				if (wrong)
 					break;
+			} else if (mode == CACHE_FLUSH_TIMED) {
+				flush_buffers(l, l->start, walk);
 			}
 			pos = 0;
-			if (mode == CACHE_FLUSH_TIMED)
-				flush_buffers(l, l->start, walk);
 		}
 		fn(dst + pos, src + pos, chunk);
 		pos += chunk;
@@ -150,15 +148,39 @@ static TIMED_LOOP bool walk_range(struct lane *l, copyperf_copy_fn fn, size_t ch
 	return true;
 }
 
+/*
+ * The timed walk's calls made again, untimed, each pass checked at its wrap
+ * as flush mode's timed walk does; the timed loop is kept apart from it, as
+ * small as it was (an 8-byte copy is six cycles: the loop's code counts).
+ */
+static bool checked_walk(struct lane *l, copyperf_copy_fn fn, size_t chunk)
+{
+	unsigned char *dst = l->dst + l->start;
+	const unsigned char *src = l->src + l->start;
+	size_t pos = 0;
+
+	for (uint64_t count = l->count; count; count--) {
+		if (pos + chunk > l->walk) {
+			if (interrupt_signal())
+				return false;
+			if (pattern_pass_check(dst, src, l->walk) < l->walk)
+				break;
+			pos = 0;
+		}
+		fn(dst + pos, src + pos, chunk);
+		pos += chunk;
+	}
+	l->last_pass = pos;
+	return true;
+}
+
 bool lane_timed(struct lane *l, copyperf_copy_fn fn, const struct workload *w,
 		struct counters *counters, struct lane_time *t)
 {
 	bool whole;
 
-	if (!w->calls) {
-		l->passes_checked = l->o->cache == CACHE_FLUSH;
-		return walk_range(l, fn, w->chunk, l->o->cache, l->passes_checked, counters, t);
-	}
+	if (!w->calls)
+		return timed_walk(l, fn, w->chunk, counters, t);
 	t->paused = 0;
 	t->t0 = now_ns();
 	whole = replay_timed(&l->replay, fn, call_list_passes(w->calls, l->o->total));
@@ -219,16 +241,14 @@ enum measure_status lane_verify(struct lane *l, const struct copyperf_routine *r
 
 	if (w->calls)
 		return replay_verify(&l->replay, routine->name, routine->fn, why, whylen);
-	if (!l->passes_checked) {
-		struct lane_time untimed;
-
+	if (l->o->cache != CACHE_FLUSH) {
 		/* Each byte holds its last copy: the last pass, and the one before past it. */
 		if (verify(l, routine->name, l->start, l->touched, why, whylen) != MEASURE_OK)
 			return MEASURE_WRONG;
 		if (l->count * w->chunk > l->walk) {
 			/* Passes went unseen: the same calls again, each pass checked. */
 			pattern_pass_check(l->dst + l->start, l->src + l->start, l->walk);
-			if (!walk_range(l, routine->fn, w->chunk, CACHE_HOT, true, NULL, &untimed)) {
+			if (!checked_walk(l, routine->fn, w->chunk)) {
 				snprintf(why, whylen, "%s: stopped by a signal", routine->name);
 				return MEASURE_ERROR;
 			}

@@ -29,8 +29,7 @@ struct lane {
 	/* the measurement under way: what prepare chose for the timed part */
 	size_t start, walk, touched;
 	uint64_t count;
-	size_t last_pass;    /* what the walk's last pass copied, from start */
-	bool passes_checked; /* the timed walk checked its passes (flush mode) */
+	size_t last_pass; /* what the walk's last pass copied, from start */
 };
 
 /* When a lane's timed part ran: its start, its end, and the time paused inside (flush). */
