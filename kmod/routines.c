@@ -303,20 +303,21 @@ static __always_inline int cp_walk_once(struct cp_walk *w, cp_op op, bool check)
 }
 
 /*
- * The flush mode's walk checks its passes as it pauses for its flushes.
- * Elsewhere a pause at each wrap would leave a clock read in the time (tens
- * of ns, where a hot 256-byte pass takes a few), so the timed walk runs
- * through, what it left is checked, and the same calls are made again,
- * untimed, each pass checked.
+ * The timed walk checks its passes at its wraps, but in hot mode with passes
+ * under PATTERN_PASS_CHECK_HOT_MIN, where the pause's clock read would be a
+ * visible part of the time (tens of ns, where a hot 256-byte pass takes a
+ * few): there the timed walk runs through, what it left is checked, and the
+ * same calls are made again, untimed, each pass checked.
  */
 static __always_inline int cp_walk_with(struct cp_walk *w, cp_op op)
 {
 	u32 cache = w->cache;
+	bool check = cache != COPYPERF_CACHE_HOT || w->walk >= PATTERN_PASS_CHECK_HOT_MIN;
 	u64 ns;
 	int err;
 
-	err = cp_walk_once(w, op, cache == COPYPERF_CACHE_FLUSH);
-	if (err || w->left || cache == COPYPERF_CACHE_FLUSH || w->count * w->chunk <= w->walk)
+	err = cp_walk_once(w, op, check);
+	if (err || w->left || check || w->count * w->chunk <= w->walk)
 		return err;
 	/* At this point: the walk wrapped, each byte holds its last copy. */
 	if (cp_check_pass(w) < w->walk) {

@@ -82,6 +82,17 @@ static void *wrong_once_in_1000(void *dst, const void *src, size_t n)
 	return dst;
 }
 
+/* Wrong on its first call only: made again, untimed, it is right; only a check of that call sees it. */
+static void *wrong_first_call(void *dst, const void *src, size_t n)
+{
+	static int calls;
+
+	memcpy(dst, src, n);
+	if (__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) == 1 && n)
+		((unsigned char *)dst)[0] ^= 0x01;
+	return dst;
+}
+
 static const struct copyperf_routine broken[] = {
 	{ "broken-short", "test only: drops the last byte of chunks >= 64 B", off_by_one, NULL, 0 },
 	{ "broken-overrun", "test only: writes one byte past the end", overrun, NULL, 0 },
@@ -94,6 +105,7 @@ static const struct copyperf_routine broken[] = {
 	  NULL, 0 },
 	{ "broken-rarely", "test only: one wrong byte every 1000th call", wrong_once_in_1000, NULL,
 	  0 },
+	{ "broken-first", "test only: one wrong byte on its first call", wrong_first_call, NULL, 0 },
 	{ "broken-off-cpu0", "test only: wrong on any CPU but the process's first", wrong_off_first_cpu,
 	  NULL, 0 },
 };

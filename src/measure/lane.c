@@ -96,20 +96,56 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 
 /*
  * The timed loop, as in the seed: walk the range chunk by chunk, wrap at its
- * end.  In flush mode, paused at each wrap for the flush, the pass just made
- * is checked there too and its destination set back to the complement of its
+ * end.  With l->checked_in_walk, at each wrap, the timer paused, the pass
+ * just made is checked and its destination set back to the complement of its
  * source (pattern_pass_check); a wrong pass ends the walk for lane_verify to
- * report.  Elsewhere a pause would leave a clock read in the time at each
- * wrap (20 ns, where a hot 256-byte pass takes 5): lane_verify makes the same
- * calls again in checked_walk.  False when a signal (interrupt.h) stopped it,
- * at a wrap: a measurement of 1 TiB need not run to its end after a Ctrl-C.
+ * report.  That is every mode but hot with passes under
+ * PATTERN_PASS_CHECK_HOT_MIN, where the pause's clock read would be a visible
+ * part of the time: there lane_verify makes the same calls again in
+ * checked_walk.  False when a signal (interrupt.h) stopped the walk, at a
+ * wrap: a measurement of 1 TiB need not run to its end after a Ctrl-C.
  */
+enum wrap { WRAP_ON, WRAP_SIGNAL, WRAP_WRONG };
+
+/*
+ * What the timed walk does at a wrap, out of its loop (an 8-byte copy is six
+ * cycles, and the loop's code counts): the signal test, the pass check with
+ * the timer and counters paused, the flush.
+ */
+static __attribute__((noinline)) enum wrap at_wrap(struct lane *l, struct counters *counters,
+						   struct lane_time *t)
+{
+	unsigned char *dst = l->dst + l->start;
+	const unsigned char *src = l->src + l->start;
+	enum cache_mode mode = l->o->cache;
+
+	if (interrupt_signal())
+		return WRAP_SIGNAL;
+	if (l->checked_in_walk) {
+		uint64_t p0 = now_ns();
+		bool wrong;
+
+		if (counters)
+			counters_pause(counters);
+		wrong = pattern_pass_check(dst, src, l->walk) < l->walk;
+		if (!wrong && mode == CACHE_FLUSH)
+			flush_buffers(l, l->start, l->walk);
+		if (counters)
+			counters_resume(counters);
+		t->paused += now_ns() - p0;
+		if (wrong)
+			return WRAP_WRONG;
+	}
+	if (mode == CACHE_FLUSH_TIMED)
+		flush_buffers(l, l->start, l->walk);
+	return WRAP_ON;
+}
+
 static TIMED_LOOP bool timed_walk(struct lane *l, copyperf_copy_fn fn, size_t chunk,
 				  struct counters *counters, struct lane_time *t)
 {
 	unsigned char *dst = l->dst + l->start;
 	const unsigned char *src = l->src + l->start;
-	enum cache_mode mode = l->o->cache;
 	uint64_t count = l->count;
 	size_t pos = 0, walk = l->walk;
 
@@ -119,25 +155,12 @@ static TIMED_LOOP bool timed_walk(struct lane *l, copyperf_copy_fn fn, size_t ch
 	while (count--) {
 		if (pos + chunk > walk) {
 			/* At this point: pos == walk, a whole pass copied. */
-			if (interrupt_signal())
-				return false;
-			if (mode == CACHE_FLUSH) {
-				uint64_t p0 = now_ns();
-				bool wrong;
+			enum wrap next = at_wrap(l, counters, t);
 
-				if (counters)
-					counters_pause(counters);
-				wrong = pattern_pass_check(dst, src, walk) < walk;
-				if (!wrong)
-					flush_buffers(l, l->start, walk);
-				if (counters)
-					counters_resume(counters);
-				t->paused += now_ns() - p0;
-				if (wrong)
-					break;
-			} else if (mode == CACHE_FLUSH_TIMED) {
-				flush_buffers(l, l->start, walk);
-			}
+			if (next == WRAP_SIGNAL)
+				return false;
+			if (next == WRAP_WRONG)
+				break;
 			pos = 0;
 		}
 		fn(dst + pos, src + pos, chunk);
@@ -150,7 +173,7 @@ static TIMED_LOOP bool timed_walk(struct lane *l, copyperf_copy_fn fn, size_t ch
 
 /*
  * The timed walk's calls made again, untimed, each pass checked at its wrap
- * as flush mode's timed walk does; the timed loop is kept apart from it, as
+ * as the timed walk does elsewhere; the timed loop is kept apart from it, as
  * small as it was (an 8-byte copy is six cycles: the loop's code counts).
  */
 static bool checked_walk(struct lane *l, copyperf_copy_fn fn, size_t chunk)
@@ -179,8 +202,10 @@ bool lane_timed(struct lane *l, copyperf_copy_fn fn, const struct workload *w,
 {
 	bool whole;
 
-	if (!w->calls)
+	if (!w->calls) {
+		l->checked_in_walk = l->o->cache != CACHE_HOT || l->walk >= PATTERN_PASS_CHECK_HOT_MIN;
 		return timed_walk(l, fn, w->chunk, counters, t);
+	}
 	t->paused = 0;
 	t->t0 = now_ns();
 	whole = replay_timed(&l->replay, fn, call_list_passes(w->calls, l->o->total));
@@ -241,12 +266,15 @@ enum measure_status lane_verify(struct lane *l, const struct copyperf_routine *r
 
 	if (w->calls)
 		return replay_verify(&l->replay, routine->name, routine->fn, why, whylen);
-	if (l->o->cache != CACHE_FLUSH) {
+	if (!l->checked_in_walk) {
 		/* Each byte holds its last copy: the last pass, and the one before past it. */
 		if (verify(l, routine->name, l->start, l->touched, why, whylen) != MEASURE_OK)
 			return MEASURE_WRONG;
 		if (l->count * w->chunk > l->walk) {
-			/* Passes went unseen: the same calls again, each pass checked. */
+			/*
+			 * Passes went unseen: the same calls again, each pass checked
+			 * (what the timed walk left is right: the check only resets).
+			 */
 			pattern_pass_check(l->dst + l->start, l->src + l->start, l->walk);
 			if (!checked_walk(l, routine->fn, w->chunk)) {
 				snprintf(why, whylen, "%s: stopped by a signal", routine->name);

@@ -29,7 +29,8 @@ struct lane {
 	/* the measurement under way: what prepare chose for the timed part */
 	size_t start, walk, touched;
 	uint64_t count;
-	size_t last_pass; /* what the walk's last pass copied, from start */
+	size_t last_pass;     /* what the walk's last pass copied, from start */
+	bool checked_in_walk; /* the timed walk checks its passes (see lane.c) */
 };
 
 /* When a lane's timed part ran: its start, its end, and the time paused inside (flush). */

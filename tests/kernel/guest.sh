@@ -74,6 +74,9 @@ wrong_copy "a short copy is caught past the module's first 1 MiB piece of verifi
 wrong_copy "every pass is checked, not only the last over each byte (1000th and 2000th calls wrong)" \
 	"selftest_rarely FAILED at chunk 4096: selftest_rarely: wrong byte at offset" \
 	-r selftest_rarely -s 4K -t 4M -n 1
+wrong_copy "every pass is checked in flush-timed mode too, in the timed walk" \
+	"selftest_rarely FAILED at chunk 4096: selftest_rarely: wrong byte at offset" \
+	-r selftest_rarely -c flush-timed -s 4K -t 4M -n 1
 wrong_copy "every pass is checked in hot mode too (there after the timed walk)" \
 	"selftest_rarely FAILED at chunk 4096: selftest_rarely: wrong byte at offset" \
 	-r selftest_rarely -c hot -s 4K -t 4M -n 1
