@@ -105,12 +105,12 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
  * checked_walk.  False when a signal (interrupt.h) stopped the walk, at a
  * wrap: a measurement of 1 TiB need not run to its end after a Ctrl-C.
  */
-enum wrap { WRAP_ON, WRAP_SIGNAL, WRAP_WRONG };
+enum wrap { WRAP_ON, WRAP_WRONG };
 
 /*
- * What the timed walk does at a wrap, out of its loop (an 8-byte copy is six
- * cycles, and the loop's code counts): the signal test, the pass check with
- * the timer and counters paused, the flush.
+ * What the timed walk does at a wrap but for the signal test, out of its loop
+ * (an 8-byte copy is six cycles, and the loop's code counts): the pass check
+ * with the timer and counters paused, the flush.
  */
 static __attribute__((noinline)) enum wrap at_wrap(struct lane *l, struct counters *counters,
 						   struct lane_time *t)
@@ -119,8 +119,6 @@ static __attribute__((noinline)) enum wrap at_wrap(struct lane *l, struct counte
 	const unsigned char *src = l->src + l->start;
 	enum cache_mode mode = l->o->cache;
 
-	if (interrupt_signal())
-		return WRAP_SIGNAL;
 	if (l->checked_in_walk) {
 		uint64_t p0 = now_ns();
 		bool wrong;
@@ -146,6 +144,7 @@ static TIMED_LOOP bool timed_walk(struct lane *l, copyperf_copy_fn fn, size_t ch
 {
 	unsigned char *dst = l->dst + l->start;
 	const unsigned char *src = l->src + l->start;
+	bool wrap_work = l->checked_in_walk || l->o->cache == CACHE_FLUSH_TIMED;
 	uint64_t count = l->count;
 	size_t pos = 0, walk = l->walk;
 
@@ -155,11 +154,9 @@ static TIMED_LOOP bool timed_walk(struct lane *l, copyperf_copy_fn fn, size_t ch
 	while (count--) {
 		if (pos + chunk > walk) {
 			/* At this point: pos == walk, a whole pass copied. */
-			enum wrap next = at_wrap(l, counters, t);
-
-			if (next == WRAP_SIGNAL)
+			if (interrupt_signal())
 				return false;
-			if (next == WRAP_WRONG)
+			if (wrap_work && at_wrap(l, counters, t) == WRAP_WRONG)
 				break;
 			pos = 0;
 		}
