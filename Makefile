@@ -149,6 +149,11 @@ Cflags: -I$${includedir}
 endef
 export PC_FILE
 
+# Into the system itself (no DESTDIR, as root), the loader must learn of the library's change:
+# packages do this by trigger.
+LDCONFIG_INTO_SYSTEM = @if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && \
+	command -v ldconfig >/dev/null; then echo ldconfig; ldconfig; fi
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(COPYPERF) $(DESTDIR)$(PREFIX)/bin/copyperf
@@ -162,9 +167,7 @@ install: all
 	install -d $(DESTDIR)$(DATADIR)/distributions
 	install -m 644 $(DIST_DATA) $(DESTDIR)$(DATADIR)/distributions/
 	$(INSTALL_EXTRA)
-	@# Into the system itself: the loader must find the new library (packages do this by trigger).
-	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
-		echo ldconfig; ldconfig; fi
+	$(LDCONFIG_INTO_SYSTEM)
 
 # What install wrote, and its directories where they are left empty; not a system directory.
 uninstall:
@@ -175,8 +178,7 @@ uninstall:
 		$(addprefix $(DESTDIR)$(DATADIR)/distributions/,$(notdir $(DIST_DATA)))
 	-rmdir $(DESTDIR)$(DATADIR)/distributions $(DESTDIR)$(DATADIR) 2>/dev/null
 	$(UNINSTALL_EXTRA)
-	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
-		echo ldconfig; ldconfig; fi
+	$(LDCONFIG_INTO_SYSTEM)
 
 clean:
 	rm -rf build

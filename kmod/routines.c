@@ -303,16 +303,16 @@ static __always_inline int cp_walk_once(struct cp_walk *w, cp_op op, bool check)
 }
 
 /*
- * The timed walk checks its passes at its wraps, but in hot mode with passes
- * under PATTERN_PASS_CHECK_HOT_MIN, where the pause's clock read would be a
- * visible part of the time (tens of ns, where a hot 256-byte pass takes a
- * few): there the timed walk runs through, what it left is checked, and the
- * same calls are made again, untimed, each pass checked.
+ * The timed walk checks its passes at its wraps, but in hot mode with short
+ * passes, where the pause's clock read would be a visible part of the time
+ * (pattern_pass_checked_in_walk): there the timed walk runs through, what it
+ * left is checked, and the same calls are made again, untimed, each pass
+ * checked.
  */
 static __always_inline int cp_walk_with(struct cp_walk *w, cp_op op)
 {
 	u32 cache = w->cache;
-	bool check = cache != COPYPERF_CACHE_HOT || w->walk >= PATTERN_PASS_CHECK_HOT_MIN;
+	bool check = pattern_pass_checked_in_walk(cache == COPYPERF_CACHE_HOT, w->walk);
 	u64 ns;
 	int err;
 

@@ -87,6 +87,7 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 		l->cursor += round_up(l->walk, (size_t)sysconf(_SC_PAGESIZE));
 	}
 	l->touched = l->count * chunk < l->walk ? l->count * chunk : l->walk;
+	l->checked_in_walk = pattern_pass_checked_in_walk(o->cache == CACHE_HOT, l->walk);
 	pattern_fill(l->dst + l->start - CANARY, l->touched + 2 * CANARY,
 		     PATTERN_BIAS + l->start - CANARY, 1);
 	if (o->cache != CACHE_HOT && cache_flush_supported())
@@ -95,25 +96,12 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 }
 
 /*
- * The timed loop, as in the seed: walk the range chunk by chunk, wrap at its
- * end.  With l->checked_in_walk, at each wrap, the timer paused, the pass
- * just made is checked and its destination set back to the complement of its
- * source (pattern_pass_check); a wrong pass ends the walk for lane_verify to
- * report.  That is every mode but hot with passes under
- * PATTERN_PASS_CHECK_HOT_MIN, where the pause's clock read would be a visible
- * part of the time: there lane_verify makes the same calls again in
- * checked_walk.  False when a signal (interrupt.h) stopped the walk, at a
- * wrap: a measurement of 1 TiB need not run to its end after a Ctrl-C.
- */
-enum wrap { WRAP_ON, WRAP_WRONG };
-
-/*
  * What the timed walk does at a wrap but for the signal test, out of its loop
  * (an 8-byte copy is six cycles, and the loop's code counts): the pass check
- * with the timer and counters paused, the flush.
+ * with the timer and counters paused, the flush.  False when the pass was wrong.
  */
-static __attribute__((noinline)) enum wrap at_wrap(struct lane *l, struct counters *counters,
-						   struct lane_time *t)
+static __attribute__((noinline)) bool at_wrap(struct lane *l, struct counters *counters,
+					      struct lane_time *t)
 {
 	unsigned char *dst = l->dst + l->start;
 	const unsigned char *src = l->src + l->start;
@@ -132,13 +120,24 @@ static __attribute__((noinline)) enum wrap at_wrap(struct lane *l, struct counte
 			counters_resume(counters);
 		t->paused += now_ns() - p0;
 		if (wrong)
-			return WRAP_WRONG;
+			return false;
 	}
 	if (mode == CACHE_FLUSH_TIMED)
 		flush_buffers(l, l->start, l->walk);
-	return WRAP_ON;
+	return true;
 }
 
+/*
+ * The timed loop, as in the seed: walk the range chunk by chunk, wrap at its
+ * end.  With l->checked_in_walk, at each wrap, the timer paused, the pass
+ * just made is checked and its destination set back to the complement of its
+ * source (pattern_pass_check); a wrong pass ends the walk for lane_verify to
+ * report.  That is every mode but hot with short passes, where the pause's
+ * clock read would be a visible part of the time (pattern.h): there
+ * lane_verify makes the same calls again in checked_walk.  False when a
+ * signal (interrupt.h) stopped the walk, at a wrap: a measurement of 1 TiB
+ * need not run to its end after a Ctrl-C.
+ */
 static TIMED_LOOP bool timed_walk(struct lane *l, copyperf_copy_fn fn, size_t chunk,
 				  struct counters *counters, struct lane_time *t)
 {
@@ -156,7 +155,7 @@ static TIMED_LOOP bool timed_walk(struct lane *l, copyperf_copy_fn fn, size_t ch
 			/* At this point: pos == walk, a whole pass copied. */
 			if (interrupt_signal())
 				return false;
-			if (wrap_work && at_wrap(l, counters, t) == WRAP_WRONG)
+			if (wrap_work && !at_wrap(l, counters, t))
 				break;
 			pos = 0;
 		}
@@ -199,10 +198,8 @@ bool lane_timed(struct lane *l, copyperf_copy_fn fn, const struct workload *w,
 {
 	bool whole;
 
-	if (!w->calls) {
-		l->checked_in_walk = l->o->cache != CACHE_HOT || l->walk >= PATTERN_PASS_CHECK_HOT_MIN;
+	if (!w->calls)
 		return timed_walk(l, fn, w->chunk, counters, t);
-	}
 	t->paused = 0;
 	t->t0 = now_ns();
 	whole = replay_timed(&l->replay, fn, call_list_passes(w->calls, l->o->total));

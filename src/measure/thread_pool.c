@@ -90,30 +90,17 @@ void thread_pool_stop(struct thread_pool *p)
 }
 
 /*
- * Whether the threads' starts lie further apart than a tenth of the aggregate
- * time and than p->apart_floor (the spinning start leaves them up to about a
- * microsecond apart): a thread descheduled between the common start and its
- * first copy copies mostly alone, and the aggregate then says less than the
- * machine does with every thread copying.
+ * One measurement by the first k workers.  *apart says whether their starts
+ * lay further apart than a tenth of the aggregate time and than
+ * p->apart_floor (the spinning start leaves them up to about a microsecond
+ * apart): a thread descheduled between the common start and its first copy
+ * copies mostly alone, and the aggregate then says less than the machine does
+ * with every thread copying.
  */
-static bool starts_apart(const struct thread_pool *p, unsigned k)
+static enum measure_status run_once(struct thread_pool *p, unsigned k, double *seconds,
+				    double *thread_seconds, bool *apart, char *why, size_t whylen)
 {
 	uint64_t first = UINT64_MAX, latest = 0, last = 0;
-
-	for (unsigned i = 0; i < k; i++) {
-		const struct lane_time *t = &p->workers[i].time;
-
-		first = t->t0 < first ? t->t0 : first;
-		latest = t->t0 > latest ? t->t0 : latest;
-		last = t->t1 - t->paused > last ? t->t1 - t->paused : last;
-	}
-	return (latest - first) * 10 > last - first && latest - first > p->apart_floor;
-}
-
-static enum measure_status run_once(struct thread_pool *p, unsigned k, double *seconds,
-				    double *thread_seconds, char *why, size_t whylen)
-{
-	uint64_t first = UINT64_MAX, last = 0;
 	enum measure_status status = MEASURE_OK;
 
 	atomic_store(&p->arrived, 0);
@@ -129,11 +116,14 @@ static enum measure_status run_once(struct thread_pool *p, unsigned k, double *s
 		if (me->status != MEASURE_OK)
 			continue;
 		first = t->t0 < first ? t->t0 : first;
+		latest = t->t0 > latest ? t->t0 : latest;
 		last = t->t1 - t->paused > last ? t->t1 - t->paused : last;
 		thread_seconds[i] = lane_seconds(t);
 	}
 	if (status == MEASURE_OK)
 		*seconds = (double)(last - first) * 1e-9;
+	*apart = status == MEASURE_OK && (latest - first) * 10 > last - first &&
+		 latest - first > p->apart_floor;
 	return status;
 }
 
@@ -143,13 +133,14 @@ enum measure_status thread_pool_measure(struct thread_pool *p, const struct copy
 {
 	enum measure_status status;
 	unsigned tries = 0;
+	bool apart;
 
 	p->routine = routine;
 	p->w = w;
 	p->k = k;
 	/* Taken again while the starts lie apart; the last try is kept, and counted. */
-	while ((status = run_once(p, k, seconds, thread_seconds, why, whylen)) == MEASURE_OK &&
-	       starts_apart(p, k)) {
+	while ((status = run_once(p, k, seconds, thread_seconds, &apart, why, whylen)) ==
+		       MEASURE_OK && apart) {
 		if (++tries == THREAD_POOL_TRIES || interrupt_signal()) {
 			p->apart++;
 			break;
