@@ -6,7 +6,6 @@
 #include <string.h>
 #include "json_read.h"
 #include "utf8.h"
-#include "xalloc.h"
 
 /* Deeper nesting than any results file needs; it bounds the recursion. */
 #define MAX_DEPTH 64
@@ -16,6 +15,7 @@ struct parser {
 	char *why;
 	size_t whylen;
 	int failed;
+	int oom; /* failed for want of memory, not for the text */
 };
 
 static int fail(struct parser *ps, const char *fmt, ...)
@@ -35,6 +35,15 @@ static int fail(struct parser *ps, const char *fmt, ...)
 	va_end(ap);
 	snprintf(ps->why, ps->whylen, "line %zu, column %zu: %s", line, col, msg);
 	ps->failed = 1;
+	return -1;
+}
+
+/* Out of memory: said as such, with no place in the text (it is not the text's fault). */
+static int out_of_memory(struct parser *ps)
+{
+	if (!ps->failed)
+		snprintf(ps->why, ps->whylen, "out of memory");
+	ps->failed = ps->oom = 1;
 	return -1;
 }
 
@@ -180,7 +189,9 @@ static int string(struct parser *ps, char **out)
 		ps->p += *ps->p == '\\' && ps->p + 1 < ps->end ? 2 : 1;
 	if (ps->p >= ps->end)
 		return fail(ps, "unterminated string");
-	o = xcalloc((size_t)(ps->p - from) + 1, 1, "reading a results file");
+	o = malloc((size_t)(ps->p - from) + 1);
+	if (!o)
+		return out_of_memory(ps);
 	for (ps->p = from; *ps->p != '"';) {
 		unsigned char c = (unsigned char)*ps->p++;
 		const char *simple = "\"\"\\\\//b\bf\fn\nr\rt\t", *s;
@@ -232,14 +243,24 @@ static int string(struct parser *ps, char **out)
 
 static int value(struct parser *ps, struct json *v, int depth);
 
-/* Appends one member; the arrays grow by doubling. */
-static struct json *grow(struct json *v, size_t *cap)
+/* Appends one member; the arrays grow by doubling. NULL: out of memory. */
+static struct json *grow(struct parser *ps, struct json *v, size_t *cap)
 {
 	if (v->n == *cap) {
-		*cap = *cap ? 2 * *cap : 8;
-		v->items = xrealloc(v->items, *cap, sizeof(*v->items), "reading a results file");
-		if (v->type == JSON_OBJECT)
-			v->keys = xrealloc(v->keys, *cap, sizeof(*v->keys), "reading a results file");
+		size_t c = *cap ? 2 * *cap : 8;
+		struct json *items = c <= SIZE_MAX / sizeof(*items) ? realloc(v->items, c * sizeof(*items)) : NULL;
+		char **keys;
+
+		if (!items)
+			return out_of_memory(ps), NULL;
+		v->items = items;
+		if (v->type == JSON_OBJECT) {
+			keys = realloc(v->keys, c * sizeof(*keys));
+			if (!keys)
+				return out_of_memory(ps), NULL;
+			v->keys = keys;
+		}
+		*cap = c;
 	}
 	memset(&v->items[v->n], 0, sizeof(v->items[0]));
 	if (v->type == JSON_OBJECT)
@@ -273,8 +294,10 @@ static int container(struct parser *ps, struct json *v, int depth, char close)
 		return 0;
 	}
 	for (;;) {
-		struct json *m = grow(v, &cap);
+		struct json *m = grow(ps, v, &cap);
 
+		if (!m)
+			return -1;
 		if (close == '}') {
 			skip_space(ps);
 			if (ps->p >= ps->end || *ps->p != '"')
@@ -334,16 +357,19 @@ static void free_members(struct json *v)
 
 struct json *json_parse(const char *text, size_t len, char *why, size_t whylen)
 {
-	struct parser ps = { text, text + len, text, why, whylen, 0 };
-	struct json *v = xcalloc(1, sizeof(*v), "reading a results file");
+	struct parser ps = { text, text + len, text, why, whylen, 0, 0 };
+	struct json *v = calloc(1, sizeof(*v));
 
-	if (value(&ps, v, 0) == 0) {
+	if (!v)
+		out_of_memory(&ps);
+	else if (value(&ps, v, 0) == 0) {
 		skip_space(&ps);
 		if (ps.p < ps.end)
 			fail(&ps, "unexpected text after the value");
 	}
 	if (ps.failed) {
 		json_free(v);
+		errno = ps.oom ? ENOMEM : EINVAL;
 		return NULL;
 	}
 	return v;

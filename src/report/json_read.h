@@ -30,7 +30,8 @@ struct json {
 
 /*
  * Parses len bytes of text.  Returns the tree (free it with json_free), or
- * NULL with a one-line reason such as "line 3, column 7: expected ','" in why.
+ * NULL with a one-line reason such as "line 3, column 7: expected ','" in why
+ * and errno EINVAL, or "out of memory" and errno ENOMEM.
  */
 struct json *json_parse(const char *text, size_t len, char *why, size_t whylen);
 void json_free(struct json *v);

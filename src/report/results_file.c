@@ -32,12 +32,18 @@ static char *slurp(const char *path, size_t *len, char *why, size_t whylen)
 	}
 	for (;;) {
 		if (n == cap) {
+			char *more;
+
 			if (cap >= MAX_FILE) {
 				snprintf(why, whylen, "'%s' is too large for a results file", path);
 				break;
 			}
 			cap = cap ? 2 * cap : 65536;
-			buf = xrealloc(buf, cap, 1, "reading a results file");
+			if (!(more = realloc(buf, cap))) {
+				snprintf(why, whylen, "'%s': out of memory reading it", path);
+				break;
+			}
+			buf = more;
 		}
 		n += fread(buf + n, 1, cap - n, f);
 		if (n < cap) {
@@ -295,7 +301,10 @@ int result_set_read(struct result_set *s, const char *path, char *why, size_t wh
 	s->doc = json_parse(text, len, reason, sizeof(reason));
 	free(text);
 	if (!s->doc) {
-		snprintf(why, whylen, "'%s' is not valid JSON: %s", path, reason);
+		if (errno == ENOMEM)
+			snprintf(why, whylen, "'%s': out of memory reading it", path);
+		else
+			snprintf(why, whylen, "'%s' is not valid JSON: %s", path, reason);
 		return -1;
 	}
 	results = json_get_type(s->doc, "results", JSON_ARRAY);

@@ -87,6 +87,11 @@ usage_error "compare: missing file" "cannot read '$T/nosuch.json'" "$COPYPERF" c
 printf '{"tool":"copyperf",\n "results": [1,]}\n' >"$T/broken.json"
 usage_error "compare: invalid JSON names the place" "is not valid JSON: line 2, column 16" \
 	"$COPYPERF" compare "$A" "$T/broken.json"
+# Valid JSON whose tree needs more memory than the process may have: named, not "copyperf: out of memory".
+python3 -c 'import sys; sys.stdout.write("{\"tool\":\"copyperf\",\"pad\":[" + ",".join(["0"] * 8000000) + "],\"results\":[]}")' >"$T/huge.json"
+usage_error "compare: a file too large for the memory allowed is named" "'$T/huge.json': out of memory reading it" \
+	sh -c 'ulimit -v 300000 && exec "$@"' sh "$COPYPERF" compare "$A" "$T/huge.json"
+rm -f "$T/huge.json"
 echo '{"tool":"other","results":[]}' >"$T/other.json"
 usage_error "compare: JSON that is not copyperf's" "is not copyperf results" "$COPYPERF" compare "$T/other.json" "$A"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["results"][3]["samples"]; json.dump(d, open(sys.argv[2],"w"))' \
