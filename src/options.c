@@ -17,7 +17,6 @@
 
 #define DEFAULT_TOTAL (32ull << 20)
 #define DEFAULT_BUFFER (64ull << 10)
-#define COLD_DEFAULT_LLC (64ull << 20) /* where the machine does not say */
 #define MAX_TOTAL (1ull << 40)
 /* 4 GiB, or where size_t is 32 bits the most two buffers and their guards can take: 1 GiB */
 #define MAX_BUFFER (SIZE_MAX >> 2 < (1ull << 32) ? (uint64_t)(SIZE_MAX >> 2) + 1 : 1ull << 32)
@@ -420,8 +419,7 @@ static int check_consistency(const struct options *o, char *err, size_t errlen)
  */
 static void cold_buffers(struct options *o)
 {
-	uint64_t llc = cache_last_level_size();
-	uint64_t region = 2 * (llc ? llc : COLD_DEFAULT_LLC);
+	uint64_t region = cache_cold_bytes();
 
 	if (region > MAX_BUFFER) /* what this machine's size_t can map */
 		region = MAX_BUFFER;

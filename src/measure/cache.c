@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #if defined(__powerpc__) || defined(__aarch64__)
 #include <sys/auxv.h>
@@ -181,6 +183,52 @@ uint64_t cache_data_size(unsigned level)
 uint64_t cache_last_level_size(void)
 {
 	return cache_data_size(0);
+}
+
+uint64_t cache_cold_bytes(void)
+{
+	uint64_t llc = cache_last_level_size();
+
+	return 2 * (llc ? llc : 64ull << 20);
+}
+
+int cache_evictor_open(struct cache_evictor *e)
+{
+	uint64_t len = cache_cold_bytes();
+	void *p;
+
+	e->p = NULL;
+	e->len = 0;
+	if (len > SIZE_MAX / 2) {
+		errno = ENOMEM;
+		return -1;
+	}
+	p = mmap(NULL, (size_t)len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	memset(p, 0x5a, (size_t)len);
+	e->p = p;
+	e->len = (size_t)len;
+	return 0;
+}
+
+void cache_evict(const struct cache_evictor *e)
+{
+	const volatile unsigned char *p = e->p;
+	size_t line = cache_line_size();
+	unsigned char sum = 0;
+
+	for (size_t i = 0; i < e->len; i += line)
+		sum ^= p[i];
+	(void)sum;
+}
+
+void cache_evictor_close(struct cache_evictor *e)
+{
+	if (e->p)
+		munmap(e->p, e->len);
+	e->p = NULL;
+	e->len = 0;
 }
 
 /* The answer, found once; threads may ask at once, and they find the same one. */

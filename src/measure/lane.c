@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,6 +42,13 @@ int lane_open(struct lane *l, const struct options *o, char *err, size_t errlen)
 	l->dst = l->dst_map + page + o->align_dst;
 	pattern_fill(l->src_map, l->map_len, PATTERN_BIAS - (page + o->align_src), 0);
 	pattern_fill(l->dst_map, l->map_len, PATTERN_BIAS - (page + o->align_dst), 1);
+	if (o->cache == CACHE_COLD && !cache_flush_supported() && cache_evictor_open(&l->evict)) {
+		snprintf(err, errlen,
+			 "--cache cold: cannot map %llu bytes to push the buffers out of the cache "
+			 "(no cache flush on this architecture): %s",
+			 (unsigned long long)cache_cold_bytes(), strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 
@@ -48,6 +56,7 @@ void lane_close(struct lane *l)
 {
 	pages_unmap(l->src_map, l->map_len, l->o ? l->o->pages : PAGES_DEFAULT);
 	pages_unmap(l->dst_map, l->map_len, l->o ? l->o->pages : PAGES_DEFAULT);
+	cache_evictor_close(&l->evict);
 	if (l->replay.l)
 		replay_close(&l->replay);
 	memset(l, 0, sizeof(*l));
@@ -92,6 +101,8 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 		     PATTERN_BIAS + l->start - CANARY, 1);
 	if (o->cache != CACHE_HOT && cache_flush_supported())
 		flush_buffers(l, l->start, l->walk);
+	else if (o->cache == CACHE_COLD) /* the destination just written, out again */
+		cache_evict(&l->evict);
 	return MEASURE_OK;
 }
 

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "cache.h"
 #include "copyperf.h"
 #include "counters.h"
 #include "options.h"
@@ -26,6 +27,7 @@ struct lane {
 	size_t cursor;            /* cold: where the next measurement starts */
 	struct replay replay;     /* the replay being measured, if any */
 	struct page_usage pages;  /* what the kernel gave this lane's buffers */
+	struct cache_evictor evict; /* cold where nothing flushes: read to push the buffers out */
 	/* the measurement under way: what prepare chose for the timed part */
 	size_t start, walk, touched;
 	uint64_t count;

@@ -84,6 +84,14 @@ run_on() {
 		else
 			bad "-c flush on $where: exit $st, $(cat "$out/flush.err")"
 		fi
+		# ... but -c cold is: it pushes the buffers out by reading memory of its own.
+		if $q "$b/copyperf" -s 64K -t 1M -n 1 -c cold -q -f csv >"$out/cold.csv" 2>"$out/cold.err" &&
+			[ "$(awk -F, 'NR > 1 && $12 == "true"' "$out/cold.csv" | wc -l)" -eq "$routines" ]; then
+			ok
+			echo "ok: -c cold without a cache flush, $where: $routines rows verified"
+		else
+			bad "-c cold on $where: $(head -n 3 "$out/cold.err") $(head -n 3 "$out/cold.csv")"
+		fi
 	fi
 
 	if [ "$libdir" = powerpc ] || [ "$libdir" = powerpc64 ]; then
