@@ -209,6 +209,33 @@ static void cp_verify(struct copyperf_measure *m, const struct cp_side *dst, siz
 	}
 }
 
+/* The walked source as it was filled: a routine only reads it, nor may the command write it. */
+static void cp_check_source(struct copyperf_measure *m, const struct cp_side *src, size_t start,
+			    size_t touched)
+{
+	size_t k;
+
+	if (cp_is_user(src))
+		invalidate_kernel_vmap_range(src->alias, src->len);
+	k = cp_pattern_mismatch((const u8 *)src->alias + start, touched, COPYPERF_PATTERN_BIAS, 0);
+	if (k < touched) {
+		m->result = COPYPERF_RESULT_SOURCE_CHANGED;
+		m->offset = k;
+	}
+}
+
+/* A pass the walk's check found wrong, stopping the walk: where, and what was there. */
+static void cp_report_pass(struct copyperf_measure *m, const struct cp_side *dst, size_t start,
+			   size_t at)
+{
+	if (cp_is_user(dst))
+		invalidate_kernel_vmap_range(dst->alias, dst->len);
+	m->result = COPYPERF_RESULT_WRONG_BYTE;
+	m->offset = at;
+	m->value = ((const u8 *)dst->alias)[start + at];
+	m->expected = pattern_byte(COPYPERF_PATTERN_BIAS + at);
+}
+
 static int cp_measure_locked(struct copyperf_measure *m)
 {
 	const struct cp_routine *r = &cp_routines[m->routine];
@@ -219,6 +246,7 @@ static int cp_measure_locked(struct copyperf_measure *m)
 	struct cp_side src = { }, dst = { };
 	struct cp_walk w = { };
 	size_t touched;
+	void *ref = NULL;
 	int err;
 
 	err = cp_side_setup(&dst, r->direction == COPYPERF_KERNEL_TO_USER, m, dst_len);
@@ -239,6 +267,15 @@ static int cp_measure_locked(struct copyperf_measure *m)
 	w.count = div64_u64(m->total, chunk);
 	w.cache = m->cache;
 	w.dst_user = cp_is_user(&dst);
+	if (w.count * chunk > w.walk) { /* the walk wraps: its passes are checked against ref */
+		ref = kvmalloc(w.walk, GFP_KERNEL | __GFP_NOWARN);
+		if (!ref) {
+			err = -ENOMEM;
+			goto release_src;
+		}
+		cp_pattern_fill(ref, w.walk, COPYPERF_PATTERN_BIAS, 0);
+		w.ref = ref;
+	}
 	if (w.cache != COPYPERF_CACHE_HOT) {
 		cp_flush_range(w.src_alias, w.walk);
 		cp_flush_range(w.dst_alias, w.walk);
@@ -254,11 +291,18 @@ static int cp_measure_locked(struct copyperf_measure *m)
 		m->offset = w.failed_at;
 		goto release_src;
 	}
-	m->ns = w.ns;
-	m->copied = w.count * chunk;
-	touched = m->copied < w.walk ? m->copied : w.walk;
-	cp_verify(m, &dst, dst_start, w.last_pass, touched);
+	touched = w.count * chunk < w.walk ? w.count * chunk : w.walk;
+	cp_check_source(m, &src, src_start, touched);
+	if (m->result == COPYPERF_RESULT_OK && w.pass_wrong)
+		cp_report_pass(m, &dst, dst_start, w.wrong_at);
+	else if (m->result == COPYPERF_RESULT_OK)
+		cp_verify(m, &dst, dst_start, w.last_pass, touched);
+	if (m->result == COPYPERF_RESULT_OK) {
+		m->ns = w.ns;
+		m->copied = w.count * chunk;
+	}
 release_src:
+	kvfree(ref);
 	cp_side_release(&src);
 release_dst:
 	cp_side_release(&dst);

@@ -53,6 +53,7 @@ enum {
 	CP_SELFTEST_SHORT,
 	CP_SELFTEST_OVERRUN,
 	CP_SELFTEST_RARELY,
+	CP_SELFTEST_SWAPPED,
 #endif
 #ifdef COPYPERF_SELFTEST_KASAN
 	CP_SELFTEST_KASAN,
@@ -98,6 +99,9 @@ const struct cp_routine cp_routines[] = {
 	[CP_SELFTEST_RARELY] = { "selftest_rarely",
 				 "wrong on purpose: one wrong byte every 1000th call",
 				 COPYPERF_KERNEL_TO_KERNEL, COPYPERF_ROUTINE_SELFTEST },
+	[CP_SELFTEST_SWAPPED] = { "selftest_swapped",
+				  "wrong on purpose: copies the destination over the source",
+				  COPYPERF_KERNEL_TO_KERNEL, COPYPERF_ROUTINE_SELFTEST },
 #endif
 #ifdef COPYPERF_SELFTEST_KASAN
 	[CP_SELFTEST_KASAN] = { "selftest_kasan",
@@ -187,6 +191,13 @@ static __always_inline long op_selftest_rarely(void *d, const void *s, size_t n)
 		((u8 *)d)[n - 1] ^= 1;
 	return 0;
 }
+
+/* Its arguments swapped: every second pass leaves both buffers as a right one would. */
+static __always_inline long op_selftest_swapped(void *d, const void *s, size_t n)
+{
+	memmove((void *)s, d, n);
+	return 0;
+}
 #endif
 
 #ifdef COPYPERF_SELFTEST_KASAN
@@ -216,32 +227,34 @@ static void cp_flush_walk(const struct cp_walk *w)
 }
 
 /*
- * The pass just made, checked before the next one overwrites it, and its
- * destination set back to the complement (the command's pattern_pass_check),
- * a piece at a time with the CPU offered between pieces.  Returns the first
- * wrong offset, the pass then left as the copy made it; or w->walk.
+ * The pass just made, checked against w->ref before the next one overwrites
+ * it, and its destination set back to the complement (the command's
+ * pattern_pass_check), a piece at a time with the CPU offered between
+ * pieces.  Returns false, with the first wrong offset in w->wrong_at and the
+ * pass left as the copy made it, when the pass was wrong.
  */
-static size_t cp_check_pass(const struct cp_walk *w)
+static bool cp_check_pass(struct cp_walk *w)
 {
 	u8 *d = w->dst_alias;
-	const u8 *s = w->src_alias;
+	const u8 *ref = w->ref;
 	size_t k, n, bad;
 
 	if (w->dst_user)
 		invalidate_kernel_vmap_range(d, w->walk);
 	for (k = 0; k < w->walk; k += n) {
 		n = min_t(size_t, w->walk - k, SZ_1M);
-		bad = pattern_pass_check(d + k, s + k, n);
+		bad = pattern_pass_check(d + k, ref + k, n);
 		if (bad < n) {
-			memcpy(d, s, k);
-			k += bad;
+			memcpy(d, ref, k);
+			w->pass_wrong = true;
+			w->wrong_at = k + bad;
 			break;
 		}
 		cond_resched();
 	}
 	if (w->dst_user)
 		flush_kernel_vmap_range(d, w->walk);
-	return k;
+	return !w->pass_wrong;
 }
 
 /*
@@ -263,7 +276,7 @@ static __always_inline int cp_walk_once(struct cp_walk *w, cp_op op, bool check)
 		if (pos + chunk > w->walk) {
 			if (check) {
 				p0 = ktime_get_ns();
-				wrong = cp_check_pass(w) < w->walk;
+				wrong = !cp_check_pass(w);
 				if (!wrong && w->cache == COPYPERF_CACHE_FLUSH)
 					cp_flush_walk(w);
 				paused += ktime_get_ns() - p0;
@@ -320,10 +333,8 @@ static __always_inline int cp_walk_with(struct cp_walk *w, cp_op op)
 	if (err || w->left || check || w->count * w->chunk <= w->walk)
 		return err;
 	/* At this point: the walk wrapped, each byte holds its last copy. */
-	if (cp_check_pass(w) < w->walk) {
-		w->last_pass = w->walk; /* left as the copies made it, for the caller's check */
+	if (!cp_check_pass(w))
 		return 0;
-	}
 	ns = w->ns;
 	w->cache = COPYPERF_CACHE_HOT;
 	err = cp_walk_once(w, op, true);
@@ -364,6 +375,8 @@ int cp_routine_walk(unsigned int id, struct cp_walk *w)
 		return cp_walk_with(w, op_selftest_overrun);
 	case CP_SELFTEST_RARELY:
 		return cp_walk_with(w, op_selftest_rarely);
+	case CP_SELFTEST_SWAPPED:
+		return cp_walk_with(w, op_selftest_swapped);
 #endif
 #ifdef COPYPERF_SELFTEST_KASAN
 	case CP_SELFTEST_KASAN:

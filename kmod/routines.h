@@ -19,6 +19,13 @@ extern const unsigned int cp_n_routines;
 struct cp_walk {
 	void *dst, *src;             /* walked ranges: kernel or (cast) user addresses */
 	void *dst_alias, *src_alias; /* kernel addresses of the same bytes, for the flush */
+	/*
+	 * What a right pass leaves (walk bytes of the source's pattern), in the
+	 * module's own memory: neither a routine writing its source nor the
+	 * command's other threads changing a user source can move the mark.
+	 * NULL where the walk does not wrap.
+	 */
+	const void *ref;
 	size_t walk;                 /* bytes walked before starting over: whole chunks */
 	size_t chunk;
 	u64 count;                   /* chunks to copy */
@@ -29,6 +36,8 @@ struct cp_walk {
 	size_t last_pass; /* bytes the last pass copied: after a wrap, the rest is the complement */
 	long left;        /* > 0: bytes a user copy left; < 0: a memcpy did not return dst */
 	size_t failed_at; /* offset of the chunk that failed */
+	bool pass_wrong;  /* a pass's check found wrong_at wrong: the walk stopped there */
+	size_t wrong_at;
 };
 
 /*

@@ -93,6 +93,24 @@ static void *wrong_first_call(void *dst, const void *src, size_t n)
 	return dst;
 }
 
+/* Source and destination swapped, a slip any caller can make: the source gets the destination's bytes. */
+static void *swapped(void *dst, const void *src, size_t n)
+{
+	memmove((void *)src, dst, n);
+	return dst;
+}
+
+/* Right bytes, but every 1000th call also changes a byte of its source past the copied range. */
+static void *scribbles_source(void *dst, const void *src, size_t n)
+{
+	static unsigned long calls;
+
+	memcpy(dst, src, n);
+	if (__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) % 1000 == 0 && n)
+		((unsigned char *)src)[n] ^= 0x01;
+	return dst;
+}
+
 static const struct copyperf_routine broken[] = {
 	{ "broken-short", "test only: drops the last byte of chunks >= 64 B", off_by_one, NULL, 0 },
 	{ "broken-overrun", "test only: writes one byte past the end", overrun, NULL, 0 },
@@ -106,6 +124,9 @@ static const struct copyperf_routine broken[] = {
 	{ "broken-rarely", "test only: one wrong byte every 1000th call", wrong_once_in_1000, NULL,
 	  0 },
 	{ "broken-first", "test only: one wrong byte on its first call", wrong_first_call, NULL, 0 },
+	{ "broken-swapped", "test only: copies the destination over the source", swapped, NULL, 0 },
+	{ "broken-source", "test only: every 1000th call changes a source byte past its range",
+	  scribbles_source, NULL, 0 },
 	{ "broken-off-cpu0", "test only: wrong on any CPU but the process's first", wrong_off_first_cpu,
 	  NULL, 0 },
 };

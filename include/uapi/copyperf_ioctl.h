@@ -13,7 +13,7 @@
 #include <linux/types.h>
 
 /* Raised on any change of the structures or of their meaning. */
-#define COPYPERF_ABI_VERSION 1
+#define COPYPERF_ABI_VERSION 2
 
 #define COPYPERF_DEVICE "/dev/copyperf"
 
@@ -79,6 +79,7 @@ enum copyperf_result {
 	COPYPERF_RESULT_WROTE_PAST = 3,   /* offset: first canary byte after the range */
 	COPYPERF_RESULT_BAD_RETURN = 4,   /* a memcpy-like routine did not return dst */
 	COPYPERF_RESULT_NOT_COPIED = 5,   /* value: bytes a user copy left; offset: chunk */
+	COPYPERF_RESULT_SOURCE_CHANGED = 6, /* offset: the walked source's first changed byte */
 };
 
 /*

@@ -227,6 +227,9 @@ static enum measure_status explain(const struct copyperf_measure *m, const char 
 		snprintf(why, whylen, "%s: left %u bytes uncopied of the chunk at offset %llu", name,
 			 m->value, off);
 		break;
+	case COPYPERF_RESULT_SOURCE_CHANGED:
+		snprintf(why, whylen, "%s: changed its source, at offset %llu", name, off);
+		break;
 	default:
 		snprintf(why, whylen, "%s: the module reported result %u", name, m->result);
 		break;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cache.h"
@@ -40,6 +41,14 @@ int lane_open(struct lane *l, const struct options *o, char *err, size_t errlen)
 		return -1;
 	l->src = l->src_map + page + o->align_src;
 	l->dst = l->dst_map + page + o->align_dst;
+	/* Needed only where a walk wraps, so only as long as what one measurement copies. */
+	l->ref_len = (size_t)(o->total < o->buffer ? o->total : o->buffer);
+	l->ref_start = SIZE_MAX;
+	if (!(l->ref = malloc(l->ref_len))) {
+		snprintf(err, errlen, "--buffer: no memory for the %zu bytes the passes are checked against",
+			 l->ref_len);
+		return -1;
+	}
 	pattern_fill(l->src_map, l->map_len, PATTERN_BIAS - (page + o->align_src), 0);
 	pattern_fill(l->dst_map, l->map_len, PATTERN_BIAS - (page + o->align_dst), 1);
 	if (o->cache == CACHE_COLD && !cache_flush_supported() && cache_evictor_open(&l->evict)) {
@@ -57,6 +66,7 @@ void lane_close(struct lane *l)
 	pages_unmap(l->src_map, l->map_len, l->o ? l->o->pages : PAGES_DEFAULT);
 	pages_unmap(l->dst_map, l->map_len, l->o ? l->o->pages : PAGES_DEFAULT);
 	cache_evictor_close(&l->evict);
+	free(l->ref);
 	if (l->replay.l)
 		replay_close(&l->replay);
 	memset(l, 0, sizeof(*l));
@@ -96,6 +106,11 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 		l->cursor += round_up(l->walk, (size_t)sysconf(_SC_PAGESIZE));
 	}
 	l->touched = l->count * chunk < l->walk ? l->count * chunk : l->walk;
+	l->wrong_pass_at = SIZE_MAX;
+	if (l->count * chunk > l->walk && l->ref_start != l->start) { /* a wrap: passes checked */
+		pattern_fill(l->ref, l->walk, PATTERN_BIAS + l->start, 0);
+		l->ref_start = l->start;
+	}
 	l->checked_in_walk = pattern_pass_checked_in_walk(o->cache == CACHE_HOT, l->walk);
 	pattern_fill(l->dst + l->start - CANARY, l->touched + 2 * CANARY,
 		     PATTERN_BIAS + l->start - CANARY, 1);
@@ -115,16 +130,19 @@ static __attribute__((noinline)) bool at_wrap(struct lane *l, struct counters *c
 					      struct lane_time *t)
 {
 	unsigned char *dst = l->dst + l->start;
-	const unsigned char *src = l->src + l->start;
 	enum cache_mode mode = l->o->cache;
 
 	if (l->checked_in_walk) {
 		uint64_t p0 = now_ns();
+		size_t bad;
 		bool wrong;
 
 		if (counters)
 			counters_pause(counters);
-		wrong = pattern_pass_check(dst, src, l->walk) < l->walk;
+		bad = pattern_pass_check(dst, l->ref, l->walk);
+		wrong = bad < l->walk;
+		if (wrong)
+			l->wrong_pass_at = bad;
 		if (!wrong && mode == CACHE_FLUSH)
 			flush_buffers(l, l->start, l->walk);
 		if (counters)
@@ -141,9 +159,9 @@ static __attribute__((noinline)) bool at_wrap(struct lane *l, struct counters *c
 /*
  * The timed loop, as in the seed: walk the range chunk by chunk, wrap at its
  * end.  With l->checked_in_walk, at each wrap, the timer paused, the pass
- * just made is checked and its destination set back to the complement of its
- * source (pattern_pass_check); a wrong pass ends the walk for lane_verify to
- * report.  That is every mode but hot with short passes, where the pause's
+ * just made is checked against the lane's copy of the source and its
+ * destination set back to the complement (pattern_pass_check); a wrong pass
+ * ends the walk for lane_verify to report.  That is every mode but hot with short passes, where the pause's
  * clock read would be a visible part of the time (pattern.h): there
  * lane_verify makes the same calls again in checked_walk.  False when a
  * signal (interrupt.h) stopped the walk, at a wrap: a measurement of 1 TiB
@@ -193,8 +211,12 @@ static bool checked_walk(struct lane *l, copyperf_copy_fn fn, size_t chunk)
 		if (pos + chunk > l->walk) {
 			if (interrupt_signal())
 				return false;
-			if (pattern_pass_check(dst, src, l->walk) < l->walk)
+			size_t bad = pattern_pass_check(dst, l->ref, l->walk);
+
+			if (bad < l->walk) {
+				l->wrong_pass_at = bad;
 				break;
+			}
 			pos = 0;
 		}
 		fn(dst + pos, src + pos, chunk);
@@ -218,6 +240,36 @@ bool lane_timed(struct lane *l, copyperf_copy_fn fn, const struct workload *w,
 	return whole;
 }
 
+static enum measure_status wrong_byte(const struct lane *l, const char *name, size_t at, char *why,
+				      size_t whylen)
+{
+	snprintf(why, whylen, "%s: wrong byte at offset %zu: 0x%02x, expected 0x%02x", name, at,
+		 l->dst[at], pattern_byte(PATTERN_BIAS + at));
+	return MEASURE_WRONG;
+}
+
+/*
+ * The source over the walk and its canaries, as it was filled: a routine only
+ * reads it.  One that writes it (its arguments swapped, say) would otherwise
+ * pass: each pass is compared with the source as it then is.
+ */
+static enum measure_status source_intact(struct lane *l, const char *name, char *why,
+					 size_t whylen)
+{
+	const unsigned char *from = l->src + l->start - CANARY;
+	size_t len = l->touched + 2 * CANARY;
+	size_t k = pattern_mismatch(from, len, PATTERN_BIAS + l->start - CANARY, 0);
+
+	if (k < len) {
+		snprintf(why, whylen, "%s: changed its source, at offset %lld", name,
+			 (long long)l->start - CANARY + (long long)k);
+		/* as it was, for the routines measured next */
+		pattern_fill(l->src + l->start - CANARY, len, PATTERN_BIAS + l->start - CANARY, 0);
+		return MEASURE_WRONG;
+	}
+	return MEASURE_OK;
+}
+
 /* Checks dst[start, start+len) against the source and the canaries around it. */
 static enum measure_status verify(const struct lane *l, const char *name, size_t start,
 				  size_t len, char *why, size_t whylen)
@@ -225,11 +277,8 @@ static enum measure_status verify(const struct lane *l, const char *name, size_t
 	const unsigned char *d = l->dst + start;
 	size_t k = pattern_mismatch(d, len, PATTERN_BIAS + start, 0);
 
-	if (k < len) {
-		snprintf(why, whylen, "%s: wrong byte at offset %zu: 0x%02x, expected 0x%02x", name,
-			 start + k, d[k], pattern_byte(PATTERN_BIAS + start + k));
-		return MEASURE_WRONG;
-	}
+	if (k < len)
+		return wrong_byte(l, name, start + k, why, whylen);
 	/* The bytes just outside the copied range keep their old (inverted) values. */
 	k = pattern_mismatch(d - CANARY, CANARY, PATTERN_BIAS + start - CANARY, 1);
 	if (k < CANARY) {
@@ -273,24 +322,28 @@ enum measure_status lane_verify(struct lane *l, const struct copyperf_routine *r
 		return replay_verify(&l->replay, routine->name, routine->fn, why, whylen);
 	if (!l->checked_in_walk) {
 		/* Each byte holds its last copy: the last pass, and the one before past it. */
-		if (verify(l, routine->name, l->start, l->touched, why, whylen) != MEASURE_OK)
+		if (source_intact(l, routine->name, why, whylen) != MEASURE_OK ||
+		    verify(l, routine->name, l->start, l->touched, why, whylen) != MEASURE_OK)
 			return MEASURE_WRONG;
 		if (l->count * w->chunk > l->walk) {
 			/*
 			 * Passes went unseen: the same calls again, each pass checked
 			 * (what the timed walk left is right: the check only resets).
 			 */
-			pattern_pass_check(l->dst + l->start, l->src + l->start, l->walk);
+			pattern_pass_check(l->dst + l->start, l->ref, l->walk);
 			if (!checked_walk(l, routine->fn, w->chunk)) {
 				snprintf(why, whylen, "%s: stopped by a signal", routine->name);
 				return MEASURE_ERROR;
 			}
-			if (last_pass_right(l, routine->name, why, whylen) != MEASURE_OK)
-				return MEASURE_WRONG;
 		}
-	} else if (last_pass_right(l, routine->name, why, whylen) != MEASURE_OK) {
-		return MEASURE_WRONG;
 	}
+	/* A wrong pass found by a walk's check stays wrong, whatever the later bytes say. */
+	if (source_intact(l, routine->name, why, whylen) != MEASURE_OK)
+		return MEASURE_WRONG;
+	if (l->wrong_pass_at != SIZE_MAX)
+		return wrong_byte(l, routine->name, l->start + l->wrong_pass_at, why, whylen);
+	if (last_pass_right(l, routine->name, why, whylen) != MEASURE_OK)
+		return MEASURE_WRONG;
 	ret = routine->fn(l->dst + l->start, l->src + l->start, w->chunk); /* untimed: the result */
 	if (ret != l->dst + l->start) {
 		snprintf(why, whylen, "%s: returned %p, not the destination %p", routine->name, ret,

@@ -19,7 +19,7 @@ size_t pattern_mismatch(const unsigned char *buf, size_t len, uint64_t first, in
 	return len;
 }
 
-size_t pattern_pass_check(unsigned char *dst, const unsigned char *src, size_t len)
+size_t pattern_pass_check(unsigned char *dst, const unsigned char *ref, size_t len)
 {
 	size_t k = 0;
 
@@ -28,20 +28,18 @@ size_t pattern_pass_check(unsigned char *dst, const unsigned char *src, size_t l
 		uint64_t d, s;
 
 		__builtin_memcpy(&d, dst + k, sizeof(d));
-		__builtin_memcpy(&s, src + k, sizeof(s));
+		__builtin_memcpy(&s, ref + k, sizeof(s));
 		if (d != s)
 			break;
 		s = ~s;
 		__builtin_memcpy(dst + k, &s, sizeof(s));
 	}
-	for (; k < len && dst[k] == src[k]; k++)
-		dst[k] = (unsigned char)~src[k];
+	for (; k < len && dst[k] == ref[k]; k++)
+		dst[k] = (unsigned char)~ref[k];
 	if (k == len)
 		return len;
 	/* A wrong byte at or after k: the bytes before it go back to what the copy left. */
 	for (size_t i = 0; i < k; i++)
-		dst[i] = src[i];
-	while (dst[k] == src[k])
-		k++;
+		dst[i] = ref[i];
 	return k;
 }

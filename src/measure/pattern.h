@@ -26,11 +26,13 @@ size_t pattern_mismatch(const unsigned char *buf, size_t len, uint64_t first, in
 
 /*
  * A walk's pass over its buffers, checked before the next pass overwrites
- * it: the first k in [0, len) where dst[k] is not src[k], with dst left as
- * it was; or len, with dst made the complement of src again, so that the
- * next pass must write every byte to pass its own check.
+ * it against ref, what a right pass leaves (a copy of the source that no
+ * routine is given, so that one writing its source cannot move the mark):
+ * the first k in [0, len) where dst[k] is not ref[k], with dst left as it
+ * was; or len, with dst made the complement of ref again, so that the next
+ * pass must write every byte to pass its own check.
  */
-size_t pattern_pass_check(unsigned char *dst, const unsigned char *src, size_t len);
+size_t pattern_pass_check(unsigned char *dst, const unsigned char *ref, size_t len);
 
 /*
  * Whether a timed walk checks its passes at its wraps (with its timer paused)

@@ -241,6 +241,19 @@ for args in "-c flush" "-c flush-timed" "-c hot -b 8M -s 4M -t 24M"; do
 	[ "$st" -eq 1 ] && grep -Eq '^broken-first +[0-9]+  FAILED: broken-first: wrong byte at offset 0: ' "$tmp/b" &&
 		ok || bad "$args: a copy wrong on its first call only not caught: exit $st, $(cat "$tmp/b")"
 done
+# A routine that writes its source: with its arguments swapped, each pass made the source what
+# the destination was, and every second pass made both right again for a check against the
+# source as it then was. Named as such in every mode, and the routine after it still measures.
+for c in hot flush flush-timed cold; do
+	"$broken" -q -r broken-swapped,memcpy -s 4K,64 -t 4M -n 1 -c $c >"$tmp/b" 2>/dev/null
+	st=$?
+	[ "$st" -eq 1 ] && [ "$(grep -Ec '^broken-swapped +[0-9]+  FAILED: broken-swapped: changed its source, at offset [0-9]+$' "$tmp/b")" -eq 2 ] &&
+		[ "$(grep -c '^memcpy .* yes$' "$tmp/b")" -eq 2 ] &&
+		ok || bad "-c $c: a routine copying the destination over the source: exit $st, $(cat "$tmp/b")"
+done
+"$broken" -q -r broken-source -s 4K -t 4M -n 1 >"$tmp/b" 2>/dev/null
+grep -Eq '^broken-source +4096  FAILED: broken-source: changed its source, at offset 32768$' "$tmp/b" &&
+	ok || bad "a routine changing a source byte past its range: $(cat "$tmp/b")"
 "$broken" -q -f json -r broken-short -s 4K -t 64K -n 1 -o "$tmp/b.json" 2>/dev/null
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; assert r["verified"] is False and "bytes_per_s" not in r and "4095" in r["error"], r' "$tmp/b.json" && ok || bad "json of a FAILED point"
 

@@ -80,6 +80,13 @@ wrong_copy "every pass is checked in flush-timed mode too, in the timed walk" \
 wrong_copy "every pass is checked in hot mode too (there after the timed walk)" \
 	"selftest_rarely FAILED at chunk 4096: selftest_rarely: wrong byte at offset" \
 	-r selftest_rarely -c hot -s 4K -t 4M -n 1
+# Its arguments swapped: every second pass left both buffers right for a check against the
+# source as it then was; the passes are checked against the module's own copy of the source.
+for c in flush flush-timed hot; do
+	wrong_copy "a routine copying the destination over its source, -c $c" \
+		"selftest_swapped FAILED at chunk 4096: selftest_swapped: changed its source, at offset 0" \
+		-r selftest_swapped -c $c -s 4K -t 4M -n 1
+done
 wrong_copy "an overrun is caught in the canary" \
 	"selftest_overrun FAILED at chunk 4096: selftest_overrun: wrote past the copied range, at offset 16384" \
 	-r selftest_overrun -s 4K -t 16K -n 1
