@@ -161,8 +161,9 @@ static __attribute__((noinline)) bool at_wrap(struct lane *l, struct counters *c
  * end.  With l->checked_in_walk, at each wrap, the timer paused, the pass
  * just made is checked against the lane's copy of the source and its
  * destination set back to the complement (pattern_pass_check); a wrong pass
- * ends the walk for lane_verify to report.  That is every mode but hot with short passes, where the pause's
- * clock read would be a visible part of the time (pattern.h): there
+ * ends the walk for lane_verify to report.  That is every mode but hot with
+ * short passes, where the pause's clock read would be a visible part of the
+ * time (pattern.h): there
  * lane_verify makes the same calls again in checked_walk.  False when a
  * signal (interrupt.h) stopped the walk, at a wrap: a measurement of 1 TiB
  * need not run to its end after a Ctrl-C.
@@ -250,8 +251,8 @@ static enum measure_status wrong_byte(const struct lane *l, const char *name, si
 
 /*
  * The source over the walk and its canaries, as it was filled: a routine only
- * reads it.  One that writes it (its arguments swapped, say) would otherwise
- * pass: each pass is compared with the source as it then is.
+ * reads it.  One that writes it (its arguments swapped, say) fails the passes'
+ * check too, which compares them with the lane's copy; this says what it did.
  */
 static enum measure_status source_intact(struct lane *l, const char *name, char *why,
 					 size_t whylen)
