@@ -163,10 +163,9 @@ static __attribute__((noinline)) bool at_wrap(struct lane *l, struct counters *c
  * destination set back to the complement (pattern_pass_check); a wrong pass
  * ends the walk for lane_verify to report.  That is every mode but hot with
  * short passes, where the pause's clock read would be a visible part of the
- * time (pattern.h): there
- * lane_verify makes the same calls again in checked_walk.  False when a
- * signal (interrupt.h) stopped the walk, at a wrap: a measurement of 1 TiB
- * need not run to its end after a Ctrl-C.
+ * time (pattern.h): there lane_verify makes the same calls again in
+ * checked_walk.  False when a signal (interrupt.h) stopped the walk, at a
+ * wrap: a measurement of 1 TiB need not run to its end after a Ctrl-C.
  */
 static TIMED_LOOP bool timed_walk(struct lane *l, copyperf_copy_fn fn, size_t chunk,
 				  struct counters *counters, struct lane_time *t)
