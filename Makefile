@@ -207,4 +207,5 @@ test: test-deps
 	echo "test suites: $$passed passed, $$failed failed"; \
 	[ "$$failed" -eq 0 ]
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Files only: test-deb unpacks a Debian root under build/, whose /etc/rc2.d is a directory.
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)

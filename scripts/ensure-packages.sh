@@ -20,5 +20,8 @@ export DEBIAN_FRONTEND=noninteractive
 if ! find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -mmin -60 2>/dev/null | grep -q .; then
 	apt-get update -q >/dev/null
 fi
+# An install cut short (a CI timeout) leaves dpkg asking for this before any other; and another
+# run's apt may hold the lock for a while: wait for it rather than fail.
+dpkg --configure -a
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing >/dev/null
+apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends $missing >/dev/null

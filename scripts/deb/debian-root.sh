@@ -9,6 +9,10 @@
 set -eu
 cache=${COPYPERF_CACHE:-/var/cache/copyperf}/deb
 tarball=$cache/bookworm-root.tar
+# One maker at a time (two runs would both write $tarball.tmp); fd 8, as callers hold 9.
+mkdir -p "$cache"
+exec 8>"$cache/.lock"
+flock 8
 [ "${1:-}" = --fresh ] && rm -f "$tarball"
 if [ ! -s "$tarball" ]; then
 	sources=$(ls /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |

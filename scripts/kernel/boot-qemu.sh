@@ -32,10 +32,13 @@ mkdir -p "$dir"
 # loglevel=5: warnings reach the console even when the guest never gets to print its log.
 append="console=$console loglevel=5 panic=-1 copyperf_out=/dev/$results $extra"
 set +e
+# --foreground: QEMU stays in the caller's process group, so a Ctrl-C or a CI timeout that
+# ends the run ends the guest too (else it runs on, orphaned, up to its limit). 9>&-: the
+# caller's tree lock (kernel-lock.sh) is not QEMU's to hold.
 # shellcheck disable=SC2086
-timeout -k 5 "$limit" $qemu -kernel "$kernel" -initrd "$initrd" -append "$append" \
+timeout --foreground -k 5 "$limit" $qemu -kernel "$kernel" -initrd "$initrd" -append "$append" \
 	-display none -no-reboot \
-	-serial "file:$dir/console.log" -serial "file:$dir/results.log" </dev/null
+	-serial "file:$dir/console.log" -serial "file:$dir/results.log" </dev/null 9>&-
 status=$?
 set -e
 if [ "$status" = 124 ] || [ "$status" = 137 ]; then

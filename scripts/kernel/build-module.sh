@@ -15,5 +15,8 @@ mkdir -p "$out/shim"
 out=$(cd "$out" && pwd)
 cp "$top"/kmod/Kbuild "$top"/kmod/*.c "$top"/kmod/*.h "$out/"
 cp "$top"/kmod/shim/*.h "$out/shim/"
-make -s -C "$kdir" M="$out" COPYPERF_SRC="$top" "$@" modules >&2
+# Not the calling make's variables (CC=clang from make test-kernel CC=clang): the module is
+# built as its kernel was, with what the caller names here only.
+env -u MAKEFLAGS -u MFLAGS -u LLVM -u KCFLAGS \
+	make -s -C "$kdir" M="$out" COPYPERF_SRC="$top" "$@" modules >&2
 echo "$out/copyperf.ko"

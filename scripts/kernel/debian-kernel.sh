@@ -36,6 +36,8 @@ if [ ! -s "$vmlinuz" ]; then
 	mkdir -p "$cache"
 	tmp=$(mktemp -d "$cache/fetch.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
+	trap 'exit 130' INT # dash runs no EXIT trap when a signal kills it
+	trap 'exit 143' TERM
 	# The mirror may have moved on from the installed ABI: update, take the current one.
 	if ! (cd "$tmp" && apt-get download -q "linux-image-$abi" >/dev/null 2>&1); then
 		if [ "$(id -u)" = 0 ] && [ $# -eq 0 ]; then

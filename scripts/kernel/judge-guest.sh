@@ -15,7 +15,9 @@ judge_guest() {
 		bad "the guest's kernel log never arrived"
 	# The console has what was printed before a crash; the guest's dmesg the lower levels.
 	problems=$( { cat "$4"; sed -n '/^==== dmesg/,$p' "$3"; } | "$top/scripts/kernel/log-problems.sh")
-	if [ -z "$problems" ]; then
+	if ! grep -q '^==== dmesg' "$3" && [ ! -s "$4" ]; then
+		bad "no kernel log to look for problems in (neither the guest's nor its console)"
+	elif [ -z "$problems" ]; then
 		ok "the kernel log has no BUG, WARNING, Oops, sanitizer or leak report, soft lockup or stuck interrupt"
 	else
 		bad "the kernel log:"

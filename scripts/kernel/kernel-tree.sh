@@ -51,7 +51,12 @@ if [ ! -f "$out/.built" ]; then
 	echo "building the $name kernel in $out (-j$jobs)" >&2
 	rm -rf "$out"
 	mkdir -p "$out"
-	kmake() { make -s -C "$src" O="$out" ARCH="$arch" ${cross:+CROSS_COMPILE=$cross} "$@"; }
+	# Without the calling make's variables (make test CC=clang would build the kernel with
+	# clang under gcc's key) or Kbuild's own from the environment: the key's compiler only.
+	kmake() {
+		env -u MAKEFLAGS -u MFLAGS -u LLVM -u KCFLAGS make -s -C "$src" O="$out" ARCH="$arch" \
+			${cross:+CROSS_COMPILE=$cross} CC="${cross}gcc" "$@"
+	}
 	# Its own output (tinyconfig lists every fragment it merges) says nothing to a test.
 	kmake "$base" >/dev/null
 	if [ -n "$fragment" ]; then

@@ -14,6 +14,8 @@ for need in cpio gzip; do
 done
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+trap 'exit 130' INT # dash runs no EXIT trap when a signal kills it
+trap 'exit 143' TERM
 chmod 755 "$root" # mktemp's 0700 would become the guest's / and lock out every other user
 mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys" "$root/tmp" "$root/guest"
 cp "$init" "$root/init"

@@ -52,7 +52,10 @@ unmount() { umount "$root/proc" 2>/dev/null; }
 unmount
 rm -rf --one-file-system "$root"
 mkdir -p "$root"
+# dash runs no EXIT trap when a signal kills it (a CI timeout, a Ctrl-C): exit on them instead.
 trap 'unmount; rm -rf --one-file-system "$root"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 tar -x -C "$root" -f "$tarball" || { bad "cannot unpack $tarball"; tally deb; exit 1; }
 mount -t proc proc "$root/proc" || { bad "cannot mount /proc in the root"; tally deb; exit 1; }
 # in_root CMD...: runs a shell command line in the root, its output in $work/out
