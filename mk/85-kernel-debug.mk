@@ -2,16 +2,19 @@
 # injection) built from Debian's linux-source-6.1 with scripts/kernel/x86_64-debug.config and
 # cached under /var/cache/copyperf/x86_64-debug (scripts/kernel/kernel-tree.sh), booted in QEMU:
 # the ordinary guest checks, a random storm from two processes, every allocation failing in
-# turn, a caller killed mid-walk, unloads racing with measurements, a kmemleak scan; then a
-# second boot whose module reads past a kmalloc on purpose, which KASAN must report.
+# turn, a caller killed mid-walk, unloads racing with measurements, a caller's threads changing
+# its buffers mid-walk, a kmemleak scan; then a second boot whose module reads past a kmalloc on
+# purpose, which KASAN must report.
 TEST_SUITES += test-kernel-debug
 KERNEL_DEBUG_PACKAGES := linux-source-6.1 make flex bison bc libssl-dev libelf-dev xz-utils \
 	qemu-system-x86 busybox-static cpio
 TEST_PACKAGES += $(KERNEL_DEBUG_PACKAGES)
 
-$(BUILD)/tests/kernel/ioctl_storm: tests/kernel/ioctl_storm.c include/uapi/copyperf_ioctl.h
+# -Isrc: the race mode writes the test pattern (src/measure/pattern.h) as the module does.
+$(BUILD)/tests/kernel/ioctl_storm: tests/kernel/ioctl_storm.c include/uapi/copyperf_ioctl.h \
+		src/measure/pattern.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -static $(LDFLAGS) -o $@ $<
+	$(CC) $(ALL_CFLAGS) -Isrc -pthread -static $(LDFLAGS) -o $@ $<
 
 .PHONY: test-kernel-debug
 test-kernel-debug:

@@ -16,11 +16,17 @@
  *       and closes, again and again, while another unloads the module whenever
  *       nobody holds it and loads it again: an open may only find no module, an
  *       unload only be refused as busy, a reload must work.
+ *   ioctl_storm race SECONDS        the caller's own threads change its buffers
+ *       during a walk: a source byte of copy_from_user once, which must not
+ *       give OK; a destination byte of copy_to_user and the canary after it
+ *       for SECONDS, where every answer must be OK or a failure naming a byte
+ *       the thread changed, and the kernel log stay clean.
  *
  * Prints what failed and "N passed, N failed"; exits 1 on a failure.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "uapi/copyperf_ioctl.h"
+#include "measure/pattern.h"
 
 /* Each kind of user buffer a request may name spans this much, huge pages included. */
 #define REGION (4u << 20)
@@ -88,6 +95,19 @@ static void learn_routines(int fd)
 		routine_direction[i] = info.direction;
 		routine_flags[i] = info.flags;
 	}
+}
+
+/* The routine called name. */
+static uint32_t find_routine(int fd, const char *name)
+{
+	for (uint32_t r = 0; r < version.n_routines; r++) {
+		struct copyperf_routine_info info = { .index = r };
+
+		if (ioctl(fd, COPYPERF_IOC_ROUTINE, &info) == 0 && strcmp(info.name, name) == 0)
+			return r;
+	}
+	fprintf(stderr, "ioctl_storm: no routine %s\n", name);
+	exit(1);
 }
 
 /* A region of `len` bytes, or NULL when this kernel cannot give it (no huge pages). */
@@ -531,19 +551,8 @@ static int run_failnth(void)
 				.total = buffers[b],
 			};
 			char name[64];
-			uint32_t r;
+			uint32_t r = find_routine(fd, names[i]);
 
-			for (r = 0; r < version.n_routines; r++) {
-				struct copyperf_routine_info info = { .index = r };
-
-				if (ioctl(fd, COPYPERF_IOC_ROUTINE, &info) == 0 &&
-				    strcmp(info.name, names[i]) == 0)
-					break;
-			}
-			if (r == version.n_routines) {
-				fprintf(stderr, "ioctl_storm: no routine %s\n", names[i]);
-				return 1;
-			}
 			m.routine = r;
 			if (routine_direction[r] != COPYPERF_KERNEL_TO_KERNEL) {
 				m.user_addr = (uintptr_t)kinds[ANON];
@@ -639,6 +648,199 @@ static int run_churn(double seconds, const char *ko)
 	return 0;
 }
 
+/*
+ * A walk over a 1 MiB buffer whose page, buffer and canary fill whole pages, so
+ * that a check running past the canary leaves the module's mapping at once.
+ */
+#define RACE_BUFFER ((1u << 20) - COPYPERF_CANARY)
+/* Deep in the walk: a check that finds it wrong has most of the pass to undo before it. */
+#define RACE_AT (RACE_BUFFER - 4096)
+
+static unsigned char *race_user; /* the command's buffer: page, walked buffer, canary */
+static double race_end;
+static useconds_t flip_after;
+static volatile int flipped;
+
+/* The source race_source's walk covers, and the byte it flips: the last. */
+#define FLIP_BUFFER (64u << 10)
+#define FLIP_AT (FLIP_BUFFER - 1)
+
+/*
+ * Flips the walked source's last byte once, flip_after into a copy_from_user
+ * walk.  Most flips land while a pass is checked, before the check reaches
+ * that byte: the pass disagrees with the source there and stops the walk,
+ * yet the copy it left is right by itself; only a look at the source tells
+ * that the walk was not the one asked for.
+ */
+static void *flip_source(void *arg)
+{
+	(void)arg;
+	usleep(flip_after);
+	race_user[page + FLIP_AT] ^= 0xff;
+	flipped = 1;
+	return NULL;
+}
+
+/*
+ * Turns the destination's byte RACE_AT wrong and right, and sets the canary
+ * after the walk to what the source holds there (a check that did not stop
+ * at the walk's end would read on through it), until race_end.  Each state
+ * is held in a loop of its own: under emulation a thread is interrupted only
+ * between blocks of translated code, and on one CPU (the debug guest brings
+ * up one) a byte set and reset in one block would never be seen wrong.
+ */
+static void *change_destination(void *arg)
+{
+	volatile unsigned char *d = race_user + page;
+	unsigned char right = pattern_byte(COPYPERF_PATTERN_BIAS + RACE_AT);
+
+	(void)arg;
+	while (now() < race_end) {
+		for (int i = 0; i < COPYPERF_CANARY; i++)
+			d[RACE_BUFFER + i] = pattern_byte(COPYPERF_PATTERN_BIAS + RACE_BUFFER + i);
+		for (int i = 0; i < 1000; i++)
+			d[RACE_AT] = (unsigned char)~right;
+		for (int i = 0; i < 1000; i++)
+			d[RACE_AT] = right;
+	}
+	return NULL;
+}
+
+static pthread_t start_thread(void *(*fn)(void *))
+{
+	pthread_t t;
+	int err = pthread_create(&t, NULL, fn, NULL);
+
+	if (err) {
+		fprintf(stderr, "ioctl_storm: a thread: %s\n", strerror(err));
+		exit(1);
+	}
+	return t;
+}
+
+/* A copy_from_user source byte flipped once mid-walk: the copy cannot be reported right. */
+static void race_source(int fd)
+{
+	struct copyperf_measure req = {
+		.routine = find_routine(fd, "copy_from_user"), .cache = COPYPERF_CACHE_FLUSH,
+		.chunk = 4096, .buffer = FLIP_BUFFER, .total = 64 << 20,
+		.user_addr = (uintptr_t)race_user, .user_len = REGION,
+	}, m = req;
+	const unsigned char *flip = race_user + page + FLIP_AT;
+	unsigned char unflipped = pattern_byte(COPYPERF_PATTERN_BIAS + FLIP_AT);
+	int landed = 0;
+	double t0 = now();
+	char detail[160];
+
+	result(ioctl(fd, COPYPERF_IOC_MEASURE, &m) == 0 && m.result == COPYPERF_RESULT_OK,
+	       "race: copy_from_user untouched", "not a verified copy");
+	flip_after = (useconds_t)((now() - t0) * 1e6 / 4);
+	for (int i = 0; i < 4; i++) {
+		pthread_t t;
+		int rc, mid_walk;
+
+		m = req;
+		flipped = 0;
+		t = start_thread(flip_source);
+		rc = ioctl(fd, COPYPERF_IOC_MEASURE, &m);
+		/* Before the answer and after the module's fill, which would have undone it. */
+		mid_walk = flipped && *flip != unflipped;
+		pthread_join(t, NULL);
+		if (!mid_walk)
+			continue;
+		landed++;
+		snprintf(detail, sizeof(detail), "rc %d, result %u, ns %llu, copied %llu", rc,
+			 m.result, (unsigned long long)m.ns, (unsigned long long)m.copied);
+		result(rc == 0 && m.result != COPYPERF_RESULT_OK && !m.ns && !m.copied,
+		       "race: a source byte changed mid-walk is not OK, nothing timed", detail);
+	}
+	result(landed > 0, "race: a flip landed mid-walk", "none did");
+}
+
+/*
+ * A true answer: OK with every chunk copied, or a failure at the byte the thread
+ * turns wrong or in the canary it sets, with ns and copied 0 (the ABI).
+ */
+static int race_answer_true(int rc, const struct copyperf_measure *m)
+{
+	if (rc)
+		return 0;
+	if (m->result == COPYPERF_RESULT_OK)
+		return m->copied == m->total;
+	if (m->ns || m->copied)
+		return 0;
+	if (m->result == COPYPERF_RESULT_WRONG_BYTE)
+		return m->offset == RACE_AT;
+	return m->result == COPYPERF_RESULT_WROTE_PAST && m->offset >= RACE_BUFFER &&
+	       m->offset < RACE_BUFFER + COPYPERF_CANARY;
+}
+
+static int race_fd;
+static struct copyperf_measure race_req;
+static long race_walks, race_results[COPYPERF_RESULT_WROTE_PAST + 1];
+static int race_back; /* the last walk returned */
+
+/* copy_to_user walks over the changing destination until race_end, each answer judged. */
+static void *walk_destination(void *arg)
+{
+	char detail[160];
+
+	(void)arg;
+	while (now() < race_end) {
+		struct copyperf_measure m = race_req;
+		int rc = ioctl(race_fd, COPYPERF_IOC_MEASURE, &m);
+
+		snprintf(detail, sizeof(detail), "%s, result %u at %llu, ns %llu, copied %llu",
+			 rc ? strerror(errno) : "ok", m.result, (unsigned long long)m.offset,
+			 (unsigned long long)m.ns, (unsigned long long)m.copied);
+		result(race_answer_true(rc, &m), "race: copy_to_user, its destination changed",
+		       detail);
+		race_walks++;
+		if (!rc && m.result <= COPYPERF_RESULT_WROTE_PAST)
+			race_results[m.result]++;
+	}
+	race_back = 1;
+	return NULL;
+}
+
+static int run_race(double seconds)
+{
+	struct copyperf_measure m;
+	pthread_t changer, walker;
+
+	race_fd = open_device();
+	learn_routines(race_fd);
+	race_user = region(PROT_READ | PROT_WRITE, MAP_PRIVATE, -1);
+	if (!race_user) {
+		perror("ioctl_storm: mmap");
+		exit(1);
+	}
+	race_source(race_fd);
+	race_req = (struct copyperf_measure){
+		.routine = find_routine(race_fd, "copy_to_user"), .cache = COPYPERF_CACHE_FLUSH,
+		.chunk = RACE_BUFFER, .buffer = RACE_BUFFER, .total = 8ull * RACE_BUFFER,
+		.user_addr = (uintptr_t)race_user, .user_len = REGION,
+	};
+	race_end = now() + seconds;
+	changer = start_thread(change_destination);
+	/* In a thread of its own: killed by an oops, it still ends, and the join returns. */
+	walker = start_thread(walk_destination);
+	pthread_join(walker, NULL);
+	pthread_join(changer, NULL);
+	printf("race: %ld copy_to_user walks: %ld OK, %ld a wrong byte, %ld a changed canary\n",
+	       race_walks, race_results[COPYPERF_RESULT_OK],
+	       race_results[COPYPERF_RESULT_WRONG_BYTE], race_results[COPYPERF_RESULT_WROTE_PAST]);
+	result(race_back, "race: every copy_to_user walk returned", "the kernel killed one");
+	/* A walker killed in the module still holds its lock: a measurement would wait forever. */
+	if (!race_back)
+		return 0;
+	m = race_req;
+	result(ioctl(race_fd, COPYPERF_IOC_MEASURE, &m) == 0 && m.result == COPYPERF_RESULT_OK,
+	       "race: copy_to_user once the thread has stopped", "not a verified copy");
+	close(race_fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -650,8 +852,11 @@ int main(int argc, char **argv)
 		run_failnth();
 	else if (strcmp(mode, "churn") == 0 && argc == 4)
 		run_churn(atof(argv[2]), argv[3]);
+	else if (strcmp(mode, "race") == 0 && argc == 3)
+		run_race(atof(argv[2]));
 	else {
-		fprintf(stderr, "usage: ioctl_storm storm COUNT [SEED] | failnth | churn SECONDS MODULE.ko\n");
+		fprintf(stderr, "usage: ioctl_storm storm COUNT [SEED] | failnth | churn SECONDS MODULE.ko"
+			" | race SECONDS\n");
 		return 2;
 	}
 	printf("%s: %d passed, %d failed\n", mode, passed, failed);
