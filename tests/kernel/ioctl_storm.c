@@ -844,21 +844,26 @@ static int run_race(double seconds)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
+	int rc;
 
 	page = sysconf(_SC_PAGESIZE);
 	if (strcmp(mode, "storm") == 0 && argc >= 3)
-		run_storm(atol(argv[2]), argc > 3 ? strtoull(argv[3], NULL, 0) : (uint64_t)time(NULL));
+		rc = run_storm(atol(argv[2]),
+			       argc > 3 ? strtoull(argv[3], NULL, 0) : (uint64_t)time(NULL));
 	else if (strcmp(mode, "failnth") == 0)
-		run_failnth();
+		rc = run_failnth();
 	else if (strcmp(mode, "churn") == 0 && argc == 4)
-		run_churn(atof(argv[2]), argv[3]);
+		rc = run_churn(atof(argv[2]), argv[3]);
 	else if (strcmp(mode, "race") == 0 && argc == 3)
-		run_race(atof(argv[2]));
+		rc = run_race(atof(argv[2]));
 	else {
 		fprintf(stderr, "usage: ioctl_storm storm COUNT [SEED] | failnth | churn SECONDS MODULE.ko"
 			" | race SECONDS\n");
 		return 2;
 	}
 	printf("%s: %d passed, %d failed\n", mode, passed, failed);
-	return failed ? 1 : 0;
+	/* A mode that could not run (no fail-nth, say) or checked nothing has not passed. */
+	if (rc || !passed)
+		fprintf(stderr, "ioctl_storm %s: %s\n", mode, rc ? "could not run" : "checked nothing");
+	return failed || rc || !passed ? 1 : 0;
 }
