@@ -19,7 +19,8 @@ kmod:
 kmod-clean:
 	$(MAKE) -C kmod KDIR=$(KDIR) clean
 
-$(BUILD)/tests/kernel/ioctl_cases: tests/kernel/ioctl_cases.c include/uapi/copyperf_ioctl.h
+$(BUILD)/tests/kernel/ioctl_cases: tests/kernel/ioctl_cases.c tests/kernel/routine_by_name.h \
+		include/uapi/copyperf_ioctl.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -static $(LDFLAGS) -o $@ $<
 

@@ -12,7 +12,7 @@ TEST_PACKAGES += $(KERNEL_DEBUG_PACKAGES)
 
 # -Isrc: the race mode writes the test pattern (src/measure/pattern.h) as the module does.
 $(BUILD)/tests/kernel/ioctl_storm: tests/kernel/ioctl_storm.c include/uapi/copyperf_ioctl.h \
-		src/measure/pattern.h
+		src/measure/pattern.h tests/kernel/routine_by_name.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -pthread -static $(LDFLAGS) -o $@ $<
 

@@ -26,7 +26,7 @@ size_t lane_map_length(const struct options *o)
 
 int lane_open(struct lane *l, const struct options *o, char *err, size_t errlen)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), ref_len;
 
 	memset(l, 0, sizeof(*l));
 	l->o = o;
@@ -42,11 +42,11 @@ int lane_open(struct lane *l, const struct options *o, char *err, size_t errlen)
 	l->src = l->src_map + page + o->align_src;
 	l->dst = l->dst_map + page + o->align_dst;
 	/* Needed only where a walk wraps, so only as long as what one measurement copies. */
-	l->ref_len = (size_t)(o->total < o->buffer ? o->total : o->buffer);
+	ref_len = (size_t)(o->total < o->buffer ? o->total : o->buffer);
 	l->ref_start = SIZE_MAX;
-	if (!(l->ref = malloc(l->ref_len))) {
+	if (!(l->ref = malloc(ref_len))) {
 		snprintf(err, errlen, "--buffer: no memory for the %zu bytes the passes are checked against",
-			 l->ref_len);
+			 ref_len);
 		return -1;
 	}
 	pattern_fill(l->src_map, l->map_len, PATTERN_BIAS - (page + o->align_src), 0);
@@ -320,21 +320,19 @@ enum measure_status lane_verify(struct lane *l, const struct copyperf_routine *r
 
 	if (w->calls)
 		return replay_verify(&l->replay, routine->name, routine->fn, why, whylen);
-	if (!l->checked_in_walk) {
-		/* Each byte holds its last copy: the last pass, and the one before past it. */
+	if (!l->checked_in_walk && l->count * w->chunk > l->walk) {
+		/*
+		 * Passes went unseen. What the timed walk left first (each byte holds
+		 * its last copy: the last pass, and the one before past it), then the
+		 * same calls again, each pass checked (the check only resets here).
+		 */
 		if (source_intact(l, routine->name, why, whylen) != MEASURE_OK ||
 		    verify(l, routine->name, l->start, l->touched, why, whylen) != MEASURE_OK)
 			return MEASURE_WRONG;
-		if (l->count * w->chunk > l->walk) {
-			/*
-			 * Passes went unseen: the same calls again, each pass checked
-			 * (what the timed walk left is right: the check only resets).
-			 */
-			pattern_pass_check(l->dst + l->start, l->ref, l->walk);
-			if (!checked_walk(l, routine->fn, w->chunk)) {
-				snprintf(why, whylen, "%s: stopped by a signal", routine->name);
-				return MEASURE_ERROR;
-			}
+		pattern_pass_check(l->dst + l->start, l->ref, l->walk);
+		if (!checked_walk(l, routine->fn, w->chunk)) {
+			snprintf(why, whylen, "%s: stopped by a signal", routine->name);
+			return MEASURE_ERROR;
 		}
 	}
 	/* A wrong pass found by a walk's check stays wrong, whatever the later bytes say. */

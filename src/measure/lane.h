@@ -39,7 +39,7 @@ struct lane {
 	 * source (its arguments swapped, say) cannot make a wrong pass look right.
 	 */
 	unsigned char *ref;
-	size_t ref_len, ref_start;
+	size_t ref_start;
 	bool checked_in_walk; /* the timed walk checks its passes (see lane.c) */
 };
 

@@ -248,8 +248,11 @@ static struct json *grow(struct parser *ps, struct json *v, size_t *cap)
 {
 	if (v->n == *cap) {
 		size_t c = *cap ? 2 * *cap : 8;
-		struct json *items = c <= SIZE_MAX / sizeof(*items) ? realloc(v->items, c * sizeof(*items)) : NULL;
+		struct json *items = NULL;
 		char **keys;
+
+		if (c <= SIZE_MAX / sizeof(*items))
+			items = realloc(v->items, c * sizeof(*items));
 
 		if (!items)
 			return out_of_memory(ps), NULL;

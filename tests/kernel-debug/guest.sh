@@ -34,10 +34,7 @@ wait_busy() {
 }
 
 mount -t debugfs debugfs /sys/kernel/debug
-# What the kernel allocated while booting is not the module's to answer for (ACPI's early
-# caches, for one): found by a scan once it is old enough to be reported (5 s), then cleared.
-while [ "$(cut -d. -f1 /proc/uptime)" -lt 6 ]; do sleep 1; done
-echo scan >/sys/kernel/debug/kmemleak
+# What the kernel allocated while booting is not the module's to answer for.
 echo clear >/sys/kernel/debug/kmemleak
 
 # The storms' two processes and the race's threads run side by side only on two CPUs.

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "uapi/copyperf_ioctl.h"
+#include "routine_by_name.h"
 
 static int passed, failed;
 static int fd;
@@ -55,14 +56,7 @@ static void expect_errno(const char *name, unsigned long cmd, void *arg, int wan
 
 static uint32_t routine_index(const char *name)
 {
-	for (uint32_t i = 0; i < version.n_routines; i++) {
-		struct copyperf_routine_info info = { .index = i };
-
-		if (ioctl(fd, COPYPERF_IOC_ROUTINE, &info) == 0 && strcmp(info.name, name) == 0)
-			return i;
-	}
-	fprintf(stderr, "ioctl_cases: the module has no routine '%s'\n", name);
-	exit(1);
+	return routine_by_name(fd, version.n_routines, name, "ioctl_cases");
 }
 
 static void *map(size_t len, int prot, int flags)

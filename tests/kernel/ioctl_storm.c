@@ -39,6 +39,7 @@
 #include <unistd.h>
 #include "uapi/copyperf_ioctl.h"
 #include "measure/pattern.h"
+#include "routine_by_name.h"
 
 /* Each kind of user buffer a request may name spans this much, huge pages included. */
 #define REGION (4u << 20)
@@ -97,17 +98,9 @@ static void learn_routines(int fd)
 	}
 }
 
-/* The routine called name. */
 static uint32_t find_routine(int fd, const char *name)
 {
-	for (uint32_t r = 0; r < version.n_routines; r++) {
-		struct copyperf_routine_info info = { .index = r };
-
-		if (ioctl(fd, COPYPERF_IOC_ROUTINE, &info) == 0 && strcmp(info.name, name) == 0)
-			return r;
-	}
-	fprintf(stderr, "ioctl_storm: no routine %s\n", name);
-	exit(1);
+	return routine_by_name(fd, version.n_routines, name, "ioctl_storm");
 }
 
 /* A region of `len` bytes, or NULL when this kernel cannot give it (no huge pages). */
