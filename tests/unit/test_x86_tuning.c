@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The x86-64 thresholds each processor family gets (lib/x86_64/tuning.c), from
+ * made-up CPU features: the choices BENCHMARKS.md measured per family, and the
+ * order of the windows whatever the caches of the machine running the test.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "../lib/x86_64/x86_copy.h"
+
+static const char *const overrides[] = {
+	"COPYPERF_REP_MOVSB_MIN", "COPYPERF_REP_MOVSB_MAX", "COPYPERF_REP_MOVSB_STEP",
+	"COPYPERF_NT_THRESHOLD", "COPYPERF_NT_PAGES", "COPYPERF_LOOP_VEC",
+};
+
+static int no_overrides(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(overrides) / sizeof(overrides[0]); i++)
+		unsetenv(overrides[i]);
+	return 0;
+}
+
+static struct x86_tuning_report computed(unsigned amd_family, bool erms)
+{
+	struct x86_features f = { .avx2 = true, .avx512 = true, .erms = erms, .fsrm = erms,
+				  .amd_family = amd_family };
+	struct x86_tuning_report r;
+
+	x86_tuning_compute(&f, &r);
+	/* Whatever the family: the string copy's window, if any, ends where the non-temporal one starts. */
+	assert_true(r.t.rep_movsb_min <= r.t.rep_movsb_max);
+	assert_true(r.t.rep_movsb_max <= r.t.nt_threshold);
+	assert_true(r.t.nt_threshold > 0);
+	assert_int_equal(r.loop_vec_from, FROM_MACHINE);
+	return r;
+}
+
+static void test_intel(void **state)
+{
+	struct x86_tuning_report r = computed(0, true);
+
+	(void)state;
+	assert_int_equal(r.t.loop_vec, 64);
+	assert_int_equal(r.t.nt_pages, 4);
+	assert_int_equal(r.t.rep_movsb_step, 0);
+	assert_int_equal(r.t.rep_movsb_min, (size_t)sysconf(_SC_PAGESIZE));
+}
+
+/* 512-bit operations through 256-bit units: the 32-byte loop; 'rep movsb' from 64 KiB to the L2. */
+static void test_zen4(void **state)
+{
+	struct x86_tuning_report r = computed(0x19, true);
+
+	(void)state;
+	assert_int_equal(r.t.loop_vec, 32);
+	assert_int_equal(r.t.nt_pages, 1);
+	assert_int_equal(r.t.rep_movsb_step, 0);
+	assert_int_equal(r.t.rep_movsb_min, (size_t)64 << 10);
+	if (r.l2 && r.l2 < r.t.nt_threshold)
+		assert_int_equal(r.t.rep_movsb_max, r.l2);
+}
+
+/* Full-width 512-bit units: the 64-byte loop (BENCHMARKS.md, the eleventh session); the 16 KiB step. */
+static void test_zen5(void **state)
+{
+	struct x86_tuning_report r = computed(0x1a, true);
+
+	(void)state;
+	assert_int_equal(r.t.loop_vec, 64);
+	assert_int_equal(r.t.nt_pages, 1);
+	assert_int_equal(r.t.rep_movsb_step, 16384);
+	assert_int_equal(r.t.rep_movsb_min, (size_t)sysconf(_SC_PAGESIZE));
+	assert_int_equal(r.t.rep_movsb_max, r.t.nt_threshold);
+}
+
+/* Without ERMS the string copy is never taken, on any family. */
+static void test_no_erms(void **state)
+{
+	static const unsigned families[] = { 0, 0x19, 0x1a };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		struct x86_tuning_report r = computed(families[i], false);
+
+		assert_int_equal(r.t.rep_movsb_min, 0);
+		assert_int_equal(r.t.rep_movsb_max, 0);
+	}
+}
+
+/* The environment wins over the family, and only with a value it may take. */
+static void test_override(void **state)
+{
+	struct x86_features zen4 = { .avx2 = true, .avx512 = true, .erms = true, .fsrm = true,
+				     .amd_family = 0x19 };
+	struct x86_tuning_report r;
+
+	(void)state;
+	setenv("COPYPERF_LOOP_VEC", "64", 1);
+	x86_tuning_compute(&zen4, &r);
+	assert_int_equal(r.t.loop_vec, 64);
+	assert_int_equal(r.loop_vec_from, FROM_ENV);
+	setenv("COPYPERF_LOOP_VEC", "48", 1); /* warned about on stderr, then ignored */
+	x86_tuning_compute(&zen4, &r);
+	assert_int_equal(r.t.loop_vec, 32);
+	assert_int_equal(r.loop_vec_from, FROM_MACHINE);
+	unsetenv("COPYPERF_LOOP_VEC");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_intel, no_overrides),
+		cmocka_unit_test_setup(test_zen4, no_overrides),
+		cmocka_unit_test_setup(test_zen5, no_overrides),
+		cmocka_unit_test_setup(test_no_erms, no_overrides),
+		cmocka_unit_test_setup(test_override, no_overrides),
+	};
+
+	return cmocka_run_group_tests_name("x86_tuning", tests, NULL, NULL);
+}
