@@ -26,10 +26,16 @@ static int no_overrides(void **state)
 	return 0;
 }
 
+/* An AVX-512 processor of this AMD family (0: not AMD), with or without the fast string copy. */
+static struct x86_features cpu(unsigned amd_family, bool erms)
+{
+	return (struct x86_features){ .avx2 = true, .avx512 = true, .erms = erms, .fsrm = erms,
+				      .amd_family = amd_family };
+}
+
 static struct x86_tuning_report computed(unsigned amd_family, bool erms)
 {
-	struct x86_features f = { .avx2 = true, .avx512 = true, .erms = erms, .fsrm = erms,
-				  .amd_family = amd_family };
+	struct x86_features f = cpu(amd_family, erms);
 	struct x86_tuning_report r;
 
 	x86_tuning_compute(&f, &r);
@@ -96,8 +102,7 @@ static void test_no_erms(void **state)
 /* The environment wins over the family, and only with a value it may take. */
 static void test_override(void **state)
 {
-	struct x86_features zen4 = { .avx2 = true, .avx512 = true, .erms = true, .fsrm = true,
-				     .amd_family = 0x19 };
+	struct x86_features zen4 = cpu(0x19, true);
 	struct x86_tuning_report r;
 
 	(void)state;
