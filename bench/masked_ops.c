@@ -5,8 +5,8 @@
  * some and no bytes selected, with the unselected bytes on a second line (it
  * is fetched all the same), and with the unselected bytes in an unmapped
  * page (the fault they do not raise may still cost), and what copyperf_memcpy
- * and copyperf_memmove make of the same edges and of copies of 0 bytes at
- * pointers that cannot be read. Each case is a loop of
+ * and copyperf_memmove make of the same edges and of copies of 0 bytes, at
+ * readable pointers and at pointers that cannot be read. Each case is a loop of
  * dependent-free moves at one address; ns per move, median of 11 runs.
  * Usage: masked_ops (exit 2 on an argument; 1 without AVX-512BW)
  */
@@ -98,11 +98,16 @@ int main(int argc, char **argv)
 	printf("  8 bytes, aligned                       %6.3f\n", ns_per_move(b, a, low8, LIBRARY));
 	printf("  8 bytes, the next page unmapped        %6.3f\n",
 	       ns_per_move(edge_dst, edge_src, low8, LIBRARY));
+	printf("  0 bytes, aligned                       %6.3f\n", ns_per_move(b, a, none, LIBRARY));
 	printf("  0 bytes from NULL                      %6.3f\n", ns_per_move(b, NULL, none, LIBRARY));
 	printf("  0 bytes, both one past a mapping's end %6.3f\n",
 	       ns_per_move(edge_dst + 8, edge_src + 8, none, LIBRARY));
+	/* not a pointer one past an object: the empty masked move's suppressed fault */
+	printf("  0 bytes, both inside unmapped pages    %6.3f\n",
+	       ns_per_move(edge_dst + 72, edge_src + 72, none, LIBRARY));
 	printf("copyperf_memmove, ns per call\n");
 	printf("  8 bytes, aligned                       %6.3f\n", ns_per_move(b, a, low8, LIBRARY_MOVE));
+	printf("  0 bytes, aligned                       %6.3f\n", ns_per_move(b, a, none, LIBRARY_MOVE));
 	printf("  0 bytes from NULL                      %6.3f\n", ns_per_move(b, NULL, none, LIBRARY_MOVE));
 	printf("  0 bytes, both one past a mapping's end %6.3f\n",
 	       ns_per_move(edge_dst + 8, edge_src + 8, none, LIBRARY_MOVE));

@@ -12,23 +12,28 @@
 #include "vec_blocks.h"
 
 /*
- * Whether the masked move may take this call: n is not 0, and neither 32-byte
- * window runs into the next page. A masked-off byte in an unmapped or
- * read-only page costs a suppressed fault, 100-800 ns (bench/masked_ops.c),
- * and a copy of 0 bytes may come with any pointers, NULL or one past a
- * mapping's end. A window runs into the next page for 0.8% of random
- * pointers; those calls and the copies of 0 bytes take the plain moves.
+ * Whether the masked move may take this call: each pointer lies 1..4064 bytes
+ * into its page, so that its 32-byte window stays in that page, and so does
+ * the byte before it. A masked-off byte in an unmapped or read-only page
+ * costs a suppressed fault, 100-800 ns (bench/masked_ops.c). For n >= 1 the
+ * pointers' own pages are in use; a copy of 0 bytes may come with NULL or
+ * with pointers one past an object's end. NULL, and one past an object that
+ * ends at a page's end, lie 0 bytes into their page and are refused; one past
+ * any other object has the object's last byte in its page. So a copy of 0
+ * bytes takes the masked move with an empty mask, and no branch of its own.
+ * Refused, and sent to the plain moves: 0.8% of random pointers, and the
+ * first byte of every page.
  */
-ALWAYS_INLINE int masked_move_fits(const void *d, const void *s, size_t n)
+ALWAYS_INLINE int masked_move_fits(const void *d, const void *s)
 {
 	uintptr_t ps = (uintptr_t)s, pd = (uintptr_t)d;
 
-	/* the window's last byte is in another page: adding 31 changes the page number */
-	return n && !((((ps + 31) ^ ps) | ((pd + 31) ^ pd)) & 4096);
+	/* (-p mod 4096) < 32 exactly when p is 0 or more than 4064 bytes into its page */
+	return (-ps & 0xfe0) && (-pd & 0xfe0);
 }
 
 /*
- * 0 < n < 64 with one size test that the branch predictor may miss: up to 32
+ * 0 <= n < 64 with one size test that the branch predictor may miss: up to 32
  * bytes one masked 32-byte move (no ladder of widths), above two plain ones
  * from both ends. Masked-off bytes are neither read nor written and do not
  * fault, but their lines are fetched all the same: a 64-byte window at a
@@ -38,9 +43,8 @@ ALWAYS_INLINE int masked_move_fits(const void *d, const void *s, size_t n)
  * Intel Xeon: BENCHMARKS.md, "what a small copy from memory pays for"). Every
  * load comes before any store: memmove too.
  * The copies of 0 bytes (3-12% of the calls in the published memcpy mixes)
- * take a branch that the predictor may miss: pointing them at the library's
- * own lines with conditional moves instead ran the memcpy mixes 6% faster but
- * the sweep's loops of one size 8-13% slower at 8-32 B (BENCHMARKS.md).
+ * are empty masked moves: a branch of their own, which the predictor may
+ * miss, ran the mixes 2-4% slower (BENCHMARKS.md, twelfth session).
  */
 ALWAYS_INLINE __attribute__((target(VEC_TARGET))) void
 copy_under_64(unsigned char *d, const unsigned char *s, size_t n)
