@@ -113,6 +113,10 @@ check "a static build with libcopyperf.a runs" \
 	'cc -o /tmp/use-static /tmp/use_library.c $(pkg-config --cflags copyperf) \
 		/usr/lib/x86_64-linux-gnu/libcopyperf.a && ! ldd /tmp/use-static | grep -q libcopyperf &&
 	/tmp/use-static >/dev/null'
+# The module's ABI header, from libcopyperf-dev, for a client of /dev/copyperf.
+cp "$top/tests/install/use_ioctl_header.c" "$root/tmp/"
+check "a client of /dev/copyperf builds against /usr/include/copyperf_ioctl.h" \
+	'cc -o /tmp/ioctl-client /tmp/use_ioctl_header.c && /tmp/ioctl-client >/dev/null'
 
 # The preload shim: memcpy, memmove and mempcpy resolve to it, the copies stay the same, and
 # COPYPERF_RECORD writes a mix the packaged copyperf replays.

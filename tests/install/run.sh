@@ -85,5 +85,11 @@ $cc -o "$tmp/dyn" tests/install/use_library.c $flags && LD_LIBRARY_PATH="$tmp/pr
 # shellcheck disable=SC2086
 $cc -o "$tmp/static" tests/install/use_library.c $(pkg-config --cflags copyperf) "$tmp/prefix/lib/libcopyperf.a" &&
 	"$tmp/static" >/dev/null && ok || bad "static build against the installed library"
+# The module's ABI header: a client of /dev/copyperf builds against the installed one alone,
+# for the ABI version of this tree.
+abi=$(sed -n 's/^#define COPYPERF_ABI_VERSION \([0-9]*\)$/\1/p' include/uapi/copyperf_ioctl.h)
+$cc -o "$tmp/ioctl_client" tests/install/use_ioctl_header.c $(pkg-config --cflags copyperf) &&
+	"$tmp/ioctl_client" >"$tmp/abi" && grep -qx "$abi [1-9][0-9]* [1-9][0-9]*" "$tmp/abi" &&
+	ok || bad "a client of the installed copyperf_ioctl.h (ABI $abi): $(cat "$tmp/abi" 2>/dev/null)"
 
 tally install
