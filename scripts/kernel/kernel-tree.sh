@@ -10,7 +10,8 @@
 #
 # The unpacked source and each build are cached under $COPYPERF_CACHE (default
 # /var/cache/copyperf), a build keyed by the source version, the compiler, the
-# base and the fragment's content; one preparer at a time per cache.
+# base and the fragment's content; one preparer at a time per cache. Builds
+# under keys no longer made, and other versions' sources, are removed.
 set -eu
 [ $# -ge 3 ] || { echo "usage: kernel-tree.sh NAME ARCH BASE_CONFIG [FRAGMENT]" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,6 +36,10 @@ work=$cache # kernel-lock.sh's
 # shellcheck source=kernel-lock.sh
 . "$here/kernel-lock.sh"
 
+# Another version's source (linux-source-6.1 upgraded) serves no build any more: 1.5 GB.
+for old in "$cache"/linux-source-*; do
+	[ "$old" = "$src" ] || rm -rf "$old"
+done
 if [ ! -f "$src/.unpacked" ]; then
 	echo "unpacking linux-source-6.1 $version into $src" >&2
 	rm -rf "$src" "$src.tmp"
@@ -47,6 +52,14 @@ fi
 key=$( { echo "$src $arch $base"; ${cross}gcc --version | head -1;
 	[ -z "$fragment" ] || cat "$fragment"; } | sha256sum | cut -c1-12)
 out=$cache/$name-$key
+# This name's builds under other keys (its source, compiler, base or fragment changed) are
+# never used again: 0.5-2 GB each.
+for old in "$cache/$name"-*; do
+	case ${old#"$cache/$name-"} in
+	*[!0-9a-f]*) ;;
+	????????????) [ "$old" = "$out" ] || rm -rf "$old" ;;
+	esac
+done
 if [ ! -f "$out/.built" ]; then
 	echo "building the $name kernel in $out (-j$jobs)" >&2
 	rm -rf "$out"

@@ -11,9 +11,18 @@ cross=powerpc-linux-gnu-
 . "$top/tests/tally.sh"
 mkdir -p "$work"
 
+# Leftovers of an earlier release or configuration, which preparing the tree removes.
+cache=${COPYPERF_CACHE:-/var/cache/copyperf}
+stale_build=$cache/ppc32/mpc83xx-000000000000 stale_source=$cache/linux-source-0.0-stale
+mkdir -p "$stale_build" "$stale_source" && touch "$stale_build/.built" "$stale_source/.unpacked"
 if ! tree=$("$here/kernel-tree.sh" mpc83xx); then
 	echo "test-kmod.sh: the mpc83xx kernel tree could not be prepared" >&2
 	exit 1
+fi
+if [ ! -e "$stale_build" ] && [ ! -e "$stale_source" ] && [ -f "$tree/.built" ]; then
+	ok "a build under a stale key and another version's source are removed, this one kept"
+else
+	bad "stale cache entries left: $(ls -d "$stale_build" "$stale_source" 2>/dev/null)"
 fi
 if ko=$("$top/scripts/kernel/build-module.sh" "$tree" "$work/mpc83xx" ARCH=powerpc \
 	CROSS_COMPILE=$cross 2>"$work/build.log"); then
