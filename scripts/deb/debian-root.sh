@@ -7,7 +7,10 @@
 # fetches nothing new.  Prints the tarball's path.
 #   debian-root.sh [--fresh]     --fresh: make it again (the mirror has moved on, say)
 set -eu
-cache=${COPYPERF_CACHE:-/var/cache/copyperf}/deb
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../cache-dir.sh
+. "$here/../cache-dir.sh"
+cache=$cache/deb
 tarball=$cache/bookworm-root.tar
 # One maker at a time (two runs would both write $tarball.tmp); fd 8, as callers hold 9.
 mkdir -p "$cache"

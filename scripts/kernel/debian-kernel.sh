@@ -8,9 +8,8 @@
 #                             (a module built in another root); KDIR is then not printed
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-cache=${COPYPERF_CACHE:-/var/cache/copyperf}
-# Not root: the user's own cache.
-[ -w "$cache" ] || [ -w "$(dirname "$cache")" ] || cache=${XDG_CACHE_HOME:-$HOME/.cache}/copyperf
+# shellcheck source=../cache-dir.sh
+. "$here/../cache-dir.sh"
 cache=$cache/x86_64
 
 [ $# -gt 0 ] || "$here/../ensure-packages.sh" linux-headers-amd64 >&2

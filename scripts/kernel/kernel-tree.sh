@@ -16,7 +16,8 @@ set -eu
 [ $# -ge 3 ] || { echo "usage: kernel-tree.sh NAME ARCH BASE_CONFIG [FRAGMENT]" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 name=$1 arch=$2 base=$3 fragment=${4:-}
-cache=${COPYPERF_CACHE:-/var/cache/copyperf}
+# shellcheck source=../cache-dir.sh
+. "$here/../cache-dir.sh"
 jobs=${JOBS:-$(nproc)}
 
 case $arch in

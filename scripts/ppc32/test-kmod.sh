@@ -12,7 +12,8 @@ cross=powerpc-linux-gnu-
 mkdir -p "$work"
 
 # Leftovers of an earlier release or configuration, which preparing the tree removes.
-cache=${COPYPERF_CACHE:-/var/cache/copyperf}
+# shellcheck source=../cache-dir.sh
+. "$here/../cache-dir.sh"
 stale_build=$cache/ppc32/mpc83xx-000000000000 stale_source=$cache/linux-source-0.0-stale
 mkdir -p "$stale_build" "$stale_source" && touch "$stale_build/.built" "$stale_source/.unpacked"
 if ! tree=$("$here/kernel-tree.sh" mpc83xx); then
