@@ -130,6 +130,11 @@ static void replay_header(FILE *f, const struct report *r, const struct widths *
 		   "measurements;\nMB/s: 2^20 bytes per second at the median\n",
 		r->o->repeat);
 	threads_note(f, r);
+	if (report_is_threaded(r)) /* an aggregate per call reads as a latency N times too short */
+		fputs("with threads, ns/call is the aggregate's time over all threads' calls: one "
+		      "thread's own call\ntakes about as many times longer as there are "
+		      "threads\n",
+		      f);
 	fputc('\n', f);
 	fprintf(f, "%-*s %-*s %-11s %10s", w->routine, "routine", w->distribution, "distribution",
 		"working set", "[B]");

@@ -393,6 +393,8 @@ done
 grep -q "^threads on CPUs [0-9]*,[0-9]* in this order" "$tmp/t" && ok || bad "the table does not say which CPUs: $(head -5 "$tmp/t")"
 "$cp" -q -d memcpy_3,memmove_7 -w 8K -n 1 -t 1M -r memcpy,copyperf_memmove -j 1,2 >"$tmp/t" 2>/dev/null &&
 	[ "$(grep -c ' yes$' "$tmp/t")" -eq 6 ] && ok || bad "-j 1,2 replay: $(cat "$tmp/t")"
+grep -q "^with threads, ns/call is the aggregate's time over all threads' calls" "$tmp/t" && ok ||
+	bad "a threaded replay's table does not say what its ns/call is: $(head -8 "$tmp/t")"
 
 # JSON: the threads, their CPUs and speeds, the aggregate over them; the pages and NUMA nodes.
 "$cp" -q -c hot -s 4K,64 -t 1M -n 3 -r memcpy,copyperf_memcpy -j 1,all -f json -o "$tmp/j.json"
