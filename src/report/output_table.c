@@ -37,12 +37,17 @@ static void machine_line(FILE *f, const struct report *r)
 }
 
 /* With -j, what the aggregate and the per-thread columns are. */
-static void threads_note(FILE *f, const struct report *r)
+static void threads_note(FILE *f, const struct report *r, bool replay)
 {
-	if (report_is_threaded(r))
-		fputs("threads: the aggregate, all threads' bytes over the time from the first one's "
-		      "start to the last one's end;\nslowest, fastest: one thread's own MB/s (the "
-		      "median of its measurements)\n", f);
+	if (!report_is_threaded(r))
+		return;
+	fputs("threads: the aggregate, all threads' bytes over the time from the first one's "
+	      "start to the last one's end;\nslowest, fastest: one thread's own MB/s (the "
+	      "median of its measurements)\n", f);
+	if (replay) /* an aggregate per call reads as a latency N times too short */
+		fputs("with threads, ns/call is the aggregate's time over all threads' calls: one "
+		      "thread's own call\ntakes about as many times longer as there are threads\n",
+		      f);
 }
 
 /* The -j columns' heads, after the point's key and at the end, before "verified". */
@@ -108,7 +113,7 @@ static void header(FILE *f, const struct report *r, const struct widths *w)
 	machine_line(f, r);
 	fprintf(f, "MB/s: 2^20 bytes per second; median [min, max] of %u measurements\n",
 		o->repeat);
-	threads_note(f, r);
+	threads_note(f, r, false);
 	fputc('\n', f);
 	fprintf(f, "%-*s %9s", w->routine, "routine", "chunk [B]");
 	thread_heads(f, report_is_threaded(r), false);
@@ -129,12 +134,7 @@ static void replay_header(FILE *f, const struct report *r, const struct widths *
 	fprintf(f, "ns/call: a measurement's time over its calls; median [min, max] of %u "
 		   "measurements;\nMB/s: 2^20 bytes per second at the median\n",
 		r->o->repeat);
-	threads_note(f, r);
-	if (report_is_threaded(r)) /* an aggregate per call reads as a latency N times too short */
-		fputs("with threads, ns/call is the aggregate's time over all threads' calls: one "
-		      "thread's own call\ntakes about as many times longer as there are "
-		      "threads\n",
-		      f);
+	threads_note(f, r, true);
 	fputc('\n', f);
 	fprintf(f, "%-*s %-*s %-11s %10s", w->routine, "routine", w->distribution, "distribution",
 		"working set", "[B]");
