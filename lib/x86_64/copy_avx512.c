@@ -12,16 +12,15 @@
 #include "vec_blocks.h"
 
 /*
- * Whether the masked moves may take this call: each pointer lies 1..4064 bytes
- * into its page, so that the 32-byte window at it stays in that page, and so
- * does the byte before it (the other window is that one, or holds the copy's
- * own bytes alone). A masked-off byte in an unmapped or read-only page
+ * Whether the masked move may take this call: each pointer lies 1..4064 bytes
+ * into its page, so that its 32-byte window stays in that page, and so does
+ * the byte before it. A masked-off byte in an unmapped or read-only page
  * costs a suppressed fault, 100-800 ns (bench/masked_ops.c). For n >= 1 the
  * pointers' own pages are in use; a copy of 0 bytes may come with NULL or
  * with pointers one past an object's end. NULL, and one past an object that
  * ends at a page's end, lie 0 bytes into their page and are refused; one past
  * any other object has the object's last byte in its page. So a copy of 0
- * bytes takes the masked moves with an empty mask, and no branch of its own.
+ * bytes takes the masked move with an empty mask, and no branch of its own.
  * Refused, and sent to the plain moves: 0.8% of random pointers, and the
  * first byte of every page.
  */
@@ -34,41 +33,24 @@ ALWAYS_INLINE int masked_move_fits(const void *d, const void *s)
 }
 
 /*
- * 0 <= n < 64 in two 32-byte moves under one mask (the first n bytes of a
- * window, all 32 from n = 32 on): at the start, and at the end or, up to 32
- * bytes, at the start again. Both windows lie in [s, s + max(n, 32)), so no
- * line is touched that one masked move up to 32 bytes and two plain ones above
- * would not touch. Masked-off bytes are neither read nor written and do not
- * fault, but their lines are fetched all the same: so 32-byte windows, not
- * one 64-byte one (9-16% faster at L1 and L2 and 6-10% slower from memory
- * on the Intel Xeon: BENCHMARKS.md, "what a small copy from memory pays for").
- * Every load comes before any store: memmove too. The copies of 0 bytes (3-12%
- * of the calls in the published memcpy mixes) are empty masked moves: a branch
- * of their own, which the predictor may miss, ran the mixes 2-4% slower
- * (BENCHMARKS.md, twelfth session).
- *
- * memcpy places the second window by a conditional move: no size test, which
- * the predictor cannot guess in a real call mix (Zen 5: the memcpy mixes 20%
- * faster at L1 and L2 than by the test at 32 B, and 1% slower from memory).
- * memmove keeps the test, and plain moves above 32 B: its mixes lost 2-5%
- * from memory the other way (BENCHMARKS.md, fourteenth session).
+ * 0 <= n < 64 with one size test that the branch predictor may miss: up to 32
+ * bytes one masked 32-byte move (no ladder of widths), above two plain ones
+ * from both ends. Masked-off bytes are neither read nor written and do not
+ * fault, but their lines are fetched all the same: a 64-byte window at a
+ * random address touches a line the copy does not need most of the time, and
+ * from memory that cost the mixes 6-10% (one masked 64-byte move for all of
+ * 0-63 ran them 9-16% faster at L1 and L2 and 6-10% slower from memory on the
+ * Intel Xeon: BENCHMARKS.md, "what a small copy from memory pays for"). Every
+ * load comes before any store: memmove too.
+ * The copies of 0 bytes (3-12% of the calls in the published memcpy mixes)
+ * are empty masked moves: a branch of their own, which the predictor may
+ * miss, ran the mixes 2-4% slower (BENCHMARKS.md, twelfth session).
  */
 ALWAYS_INLINE __attribute__((target(VEC_TARGET))) void
-copy_under_64(unsigned char *d, const unsigned char *s, size_t n, int is_move)
+copy_under_64(unsigned char *d, const unsigned char *s, size_t n)
 {
 	__mmask32 m;
 
-	if (!is_move) {
-		size_t tail = n > 32 ? n - 32 : 0;
-		__m256i a, b;
-
-		m = _bzhi_u32(~0u, (unsigned)n);
-		a = _mm256_maskz_loadu_epi8(m, s);
-		b = _mm256_maskz_loadu_epi8(m, s + tail);
-		_mm256_mask_storeu_epi8(d, m, a);
-		_mm256_mask_storeu_epi8(d + tail, m, b);
-		return;
-	}
 	if (n > 32) {
 		__m256i a = _mm256_loadu_si256((const __m256i *)s);
 		__m256i b = _mm256_loadu_si256((const __m256i *)(s + n - 32));

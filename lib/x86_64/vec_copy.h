@@ -4,7 +4,7 @@
  * that includes it defines VEC_SIZE, VEC_ISA (the name suffix), VEC_TARGET
  * (the compiler target), vec_t and the VEC_LOAD/STOREU/STOREA/STREAM
  * operations, and, where the ISA has byte masks, may replace the copy of
- * fewer than 64 bytes (VEC_SMALL(d, s, n, is_move), for the calls that
+ * fewer than 64 bytes (VEC_SMALL(d, s, n), for the calls that
  * VEC_SMALL_FITS(d, s) says it may take); it gets
  * copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
@@ -333,7 +333,7 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	if (__builtin_expect(n < 64, 1)) { /* most calls of a mix */
 		if (__builtin_expect(!VEC_SMALL_FITS(d, s), 0))
 			return copy_small_plain(d, s, n);
-		VEC_SMALL(d, s, n, is_move);
+		VEC_SMALL(d, s, n);
 		return dst;
 	}
 	if (n > 8 * V)
