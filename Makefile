@@ -76,8 +76,9 @@ $(BUILD)/%.o: %.S
 	$(CC) $(ALL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
 $(BUILD)/src/%.o: ALL_CFLAGS += -Isrc -pthread
-# libnuma is loaded with dlopen (src/measure/numa.c), which a static program cannot do.
-$(BUILD)/src/measure/numa.o: ALL_CFLAGS += $(if $(STATIC),-DCOPYPERF_NO_DLOPEN)
+# libnuma and routines from shared objects are loaded with dlopen (src/measure/numa.c,
+# shared_routine.c), which a static program cannot do.
+$(BUILD)/src/measure/numa.o $(BUILD)/src/measure/shared_routine.o: ALL_CFLAGS += $(if $(STATIC),-DCOPYPERF_NO_DLOPEN)
 
 # The AVX-512 copy in EVEX-only registers (xmm16-31) and without vzeroupper, where the
 # compiler can be told so (gcc; clang cannot, and keeps vzeroupper): Zen 4 pays about a

@@ -22,7 +22,7 @@
  * so a verdict taken from one process is a coin toss. Each process is a
  * fresh exec of this program; the verdict is on the median of their ratios.
  * Usage: copybench [sweep|l1|large|warm|threads|dist|dist-llc|dist-cold ...] [-r ROUNDS]
- * [-p PROCS] [-c ROUTINE] (exit 2 on bad input). Without a case: sweep, l1, large, threads
+ * [-p PROCS] [-c ROUTINE] [-C ROUTINE] (exit 2 on bad input). Without a case: sweep, l1, large, threads
  * and dist, with a verdict on each target.
  */
 #include <errno.h>
@@ -38,6 +38,7 @@
 #include "bench_design.h"
 #include "footprint.h"
 #include "measure/call_list.h"
+#include "measure/shared_routine.h"
 #include "measure/workloads.h"
 #include "stats/mann_whitney.h"
 #include "stats/stats.h"
@@ -81,6 +82,12 @@ static struct contender move_contenders[MAX_CONTENDERS] = {
 	{ "memmove", memmove },
 };
 static unsigned rounds = 15, procs = 15;
+/*
+ * -C: the third contender is this routine, not the C library again, so that two
+ * builds of a copy meet in the same process and rounds (ratio over control: -c's
+ * routine against -C's); no A/A test then, and no verdict.
+ */
+static char *control_arg;
 
 static double now(void)
 {
@@ -647,6 +654,10 @@ static void report_table(unsigned t, struct pooled *out)
 		       " p: Mann-Whitney, ratios against controls; below: ratio median under %.3f\n"
 		       " and under the control's median, or the control's under %.2f)\n",
 		       procs, rounds, unit, BENCH_BELOW, BENCH_CONTROL_FLOOR);
+	if (control_arg)
+		printf(" -C: the control here is instead the C library's time over %s's (not A/A);\n"
+		       " ratio over control: %s against it\n",
+		       who[CONTROL].name, who[1].name);
 	if (tb->bound)
 		printf(" bound: the C library's time over that of reading both buffers (no store),\n"
 		       " the most a copy with ordinary stores could gain: it reads its source and\n"
@@ -688,6 +699,10 @@ static double summarize_table(unsigned t, const struct pooled *v, int *any_below
 
 static int verdict(const char *what, int ok)
 {
+	if (control_arg) {
+		printf("  %-60s %s\n", what, "not judged (-C)");
+		return 1;
+	}
 	printf("  %-60s %s\n", what, ok ? "met" : "NOT MET");
 	return ok;
 }
@@ -827,6 +842,27 @@ static int usage_error(const char *arg, const char *why)
 	return 2;
 }
 
+/*
+ * -c's or -C's routine: a registry name, or FILE:SYMBOL[:overlap] from a shared
+ * object (another build of the library, say). NULL, the error printed, if none.
+ */
+static const struct copyperf_routine *routine_named(const char *option, const char *name)
+{
+	const struct copyperf_routine *r = copyperf_routine_find(name);
+	char why[400];
+
+	if (r == NULL && shared_routine_spec(name)) {
+		if ((r = shared_routine_load(name, why, sizeof(why))) == NULL)
+			fprintf(stderr, "copybench: %s %s\n", option, why);
+		return r;
+	}
+	if (r == NULL || !copyperf_routine_available(r)) {
+		usage_error(name, "no such routine on this CPU");
+		return NULL;
+	}
+	return r;
+}
+
 static int parse_count(const char *arg, unsigned lo, unsigned hi, unsigned *out)
 {
 	char *end;
@@ -843,7 +879,7 @@ static int parse_count(const char *arg, unsigned lo, unsigned hi, unsigned *out)
 int main(int argc, char **argv)
 {
 	int want[N_TABLES] = { 0 }, any = 0, raw = 0, ok = 1, overlap_ok = 1;
-	char *child_argv[N_TABLES + 7], *rounds_arg = NULL, *routine_arg = NULL;
+	char *child_argv[N_TABLES + 9], *rounds_arg = NULL, *routine_arg = NULL;
 	unsigned n_child = 0;
 	char err[512];
 
@@ -854,7 +890,8 @@ int main(int argc, char **argv)
 			raw = 1;
 			continue;
 		}
-		if ((strcmp(argv[i], "-r") == 0 || strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "-c") == 0) &&
+		if ((strcmp(argv[i], "-r") == 0 || strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "-c") == 0 ||
+		     strcmp(argv[i], "-C") == 0) &&
 		    i + 1 == argc)
 			return usage_error(argv[i], "needs a value");
 		if (strcmp(argv[i], "-r") == 0) {
@@ -868,15 +905,17 @@ int main(int argc, char **argv)
 				return usage_error(argv[i], "processes (-p) must be 1..51");
 			continue;
 		}
-		if (strcmp(argv[i], "-c") == 0) {
-			const struct copyperf_routine *r = copyperf_routine_find(argv[++i]);
+		if (strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "-C") == 0) {
+			int slot = argv[i][1] == 'c' ? 1 : CONTROL;
+			const struct copyperf_routine *r = routine_named(argv[i], argv[i + 1]);
 
-			if (r == NULL || !copyperf_routine_available(r))
-				return usage_error(argv[i], "no such routine on this CPU");
-			contenders[1].name = move_contenders[1].name = r->name;
-			contenders[1].fn = move_contenders[1].fn = r->fn;
-			routine_arg = argv[i];
-			overlap_ok = (r->flags & COPYPERF_OVERLAP_OK) != 0;
+			if (r == NULL)
+				return 2;
+			i++;
+			contenders[slot].name = move_contenders[slot].name = r->name;
+			contenders[slot].fn = move_contenders[slot].fn = r->fn;
+			*(slot == 1 ? &routine_arg : &control_arg) = argv[i];
+			overlap_ok &= (r->flags & COPYPERF_OVERLAP_OK) != 0;
 			continue;
 		}
 		for (unsigned t = 0; t < N_TABLES; t++)
@@ -884,7 +923,7 @@ int main(int argc, char **argv)
 				want[t] = found = any = 1;
 		if (!found)
 			return usage_error(argv[i], "not a case (sweep, l1, large, warm, threads, dist, "
-						    "dist-llc, dist-cold) or option (-r N, -p N, -c ROUTINE)");
+						    "dist-llc, dist-cold) or option (-r N, -p N, -c ROUTINE, -C ROUTINE)");
 	}
 	/* What each measuring process is told: the same, once each, and --raw. */
 	child_argv[n_child++] = argv[0];
@@ -896,6 +935,10 @@ int main(int argc, char **argv)
 	if (routine_arg) {
 		child_argv[n_child++] = "-c";
 		child_argv[n_child++] = routine_arg;
+	}
+	if (control_arg) {
+		child_argv[n_child++] = "-C";
+		child_argv[n_child++] = control_arg;
 	}
 	for (unsigned t = 0; t < N_TABLES; t++) {
 		/* warm and the far mixes only when asked for */

@@ -17,6 +17,12 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $(CMD_OBJ) $(LIB_A)
 $(COPYPERF_BROKEN): $(MAIN_OBJ) $(BUILD)/tests/broken_routine.o $(CMD_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# Copies in a shared object of their own, for -r FILE:SYMBOL (and copybench's -c and -C).
+SHARED_ROUTINES := $(BUILD)/tests/shared_routines.so
+$(SHARED_ROUTINES): tests/shared_routines.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -shared -fPIC -o $@ $<
+
 # A preloaded malloc that fails the Nth allocation: test-cli fails each in turn.
 FAIL_ALLOC := $(BUILD)/tests/fail_alloc.so
 $(FAIL_ALLOC): tests/cli/fail_alloc.c
@@ -27,5 +33,5 @@ $(FAIL_ALLOC): tests/cli/fail_alloc.c
 test-unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do $$t; done
 
-test-cli: $(COPYPERF) $(COPYPERF_BROKEN) $(FAIL_ALLOC)
-	@tests/cli/run.sh $(COPYPERF) $(COPYPERF_BROKEN) $(FAIL_ALLOC)
+test-cli: $(COPYPERF) $(COPYPERF_BROKEN) $(SHARED_ROUTINES) $(FAIL_ALLOC)
+	@tests/cli/run.sh $(COPYPERF) $(COPYPERF_BROKEN) $(SHARED_ROUTINES) $(FAIL_ALLOC)

@@ -19,7 +19,7 @@ test-warnings:
 				sed "s|$(BUILD)/|build/werror-$$cc/|g") || exit 1; \
 	done
 
-test-sanitize-cli:
+test-sanitize-cli: $(SHARED_ROUTINES)
 	@$(SAN_MAKE) $(SAN_BUILD)/copyperf $(SAN_BUILD)/tests/copyperf-broken
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		tests/cli/run.sh $(SAN_BUILD)/copyperf $(SAN_BUILD)/tests/copyperf-broken
+		tests/cli/run.sh $(SAN_BUILD)/copyperf $(SAN_BUILD)/tests/copyperf-broken $(SHARED_ROUTINES)

@@ -81,7 +81,7 @@ BENCH_ARGS ?=
 
 $(BUILD)/bench/copybench.o $(BUILD)/bench/all_cpus.o: ALL_CFLAGS += -Isrc
 # The dist tables replay the command's call lists: its reader, drawing and working sets.
-COPYBENCH_OBJ := $(BUILD)/bench/all_cpus.o $(BUILD)/bench/footprint.o $(addprefix $(BUILD)/src/,stats/mann_whitney.o stats/stats.o xalloc.o sizes.o measure/cpu_order.o measure/pinned_pool.o measure/sys_file.o \
+COPYBENCH_OBJ := $(BUILD)/bench/all_cpus.o $(BUILD)/bench/footprint.o $(addprefix $(BUILD)/src/,stats/mann_whitney.o stats/stats.o xalloc.o sizes.o measure/cpu_order.o measure/pinned_pool.o measure/shared_routine.o measure/sys_file.o \
 	measure/call_list.o measure/distribution.o measure/workloads.o measure/cache.o)
 $(COPYBENCH): $(BUILD)/bench/copybench.o $(COPYBENCH_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -121,5 +121,5 @@ bench-record: $(RECORD_COST) $(PRELOAD_SO)
 
 # The program itself (bad input, a short pooled run's tables and verdicts), not its numbers.
 .PHONY: test-bench
-test-bench: $(COPYBENCH) $(COPYBENCH_BROKEN)
-	@tests/bench/run.sh $(COPYBENCH) $(COPYBENCH_BROKEN)
+test-bench: $(COPYBENCH) $(COPYBENCH_BROKEN) $(SHARED_ROUTINES)
+	@tests/bench/run.sh $(COPYBENCH) $(COPYBENCH_BROKEN) $(SHARED_ROUTINES)

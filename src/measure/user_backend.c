@@ -6,6 +6,7 @@
 #include "counters.h"
 #include "lane.h"
 #include "routine_names.h"
+#include "shared_routine.h"
 #include "thread_pool.h"
 #include "user_backend.h"
 #include "xalloc.h"
@@ -30,6 +31,15 @@ int user_backend_check_routines(const struct options *o, char *err, size_t errle
 		const struct copyperf_routine *r = copyperf_routine_find(o->routines[i]);
 		const char **names;
 
+		if (!r && shared_routine_spec(o->routines[i])) {
+			char why[400];
+
+			if (!shared_routine_load(o->routines[i], why, sizeof(why))) {
+				snprintf(err, errlen, "--routines: %s", why);
+				return -1;
+			}
+			continue;
+		}
 		if (r && copyperf_routine_available(r))
 			continue;
 		if (r) {

@@ -1,10 +1,11 @@
 #!/bin/sh
 # make bench's program works: bad input is refused with exit 2 and one line naming it, and a
 # short pooled run prints every table, row and verdict. How fast is not checked here.
-# Usage: tests/bench/run.sh COPYBENCH COPYBENCH_WITH_BROKEN_ROUTINES
+# Usage: tests/bench/run.sh COPYBENCH COPYBENCH_WITH_BROKEN_ROUTINES SHARED_ROUTINES_SO
 . "$(dirname "$0")/../tally.sh"
 bench=$1
 broken=$2
+shared=$3
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 
@@ -26,6 +27,8 @@ refused abc -r abc
 refused -r -r
 refused no-such-routine -c no-such-routine
 refused foo sweep foo
+refused "cannot open /no/such.so" -c /no/such.so:f
+refused "has no symbol 'nosuch'" -C "$shared:nosuch"
 
 # rows: NAME EXPECTED -- every size's row has GB/s, ratio, control and p
 rows() {
@@ -106,4 +109,21 @@ if [ $rc -eq 1 ] && [ "$(grep -c ' below$' "$out")" -ge 10 ] && grep -q 'sweep: 
 else
 	bad "a slow routine: exit $rc, $(grep -c ' below$' "$out") rows below"
 fi
+# A build of one's own from a shared object against another routine in the same process (-C):
+# the control column is then the C library over -C's routine, and nothing is judged.
+"$bench" -p 1 -r 3 -c "$shared:plain_move" -C bytes l1 >"$out" 2>"$err"
+rc=$?
+controls=$(sed -n '/^l1:/,/geometric mean/p' "$out" | grep -oE '\] +[0-9.]+x +[0-9.]+( +below)?$' |
+	awk '{ sub("x", "", $2); print $2 }')
+if [ $rc -eq 0 ] && grep -q "^ -C: the control here is instead the C library's time over bytes's" "$out" &&
+	[ "$(grep -c 'not judged (-C)$' "$out")" -eq 2 ] && ! grep -qE ' (met|NOT MET)$' "$out" &&
+	[ "$(echo "$controls" | wc -w)" -eq 5 ] && echo "$controls" | awk '$1 >= 0.5 { bad = 1 } END { exit bad }'; then
+	ok "-c FILE:SYMBOL against -C bytes: its controls the C library over bytes"
+else
+	bad "-c FILE:SYMBOL -C bytes: exit $rc, controls $(echo $controls), $(cat "$err")"
+fi
+"$bench" -p 1 -r 3 -c "$shared:short_copy" l1 >"$out" 2>"$err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "^copybench: $shared:short_copy copied wrongly" "$err" && ok "a wrong copy from a shared object" ||
+	bad "a wrong copy from a shared object: exit $rc, $(cat "$err")"
 tally copybench

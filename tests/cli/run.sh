@@ -1,10 +1,11 @@
 #!/bin/sh
 # Command-line tests of copyperf: what a user types, and what a user must get back.
-# usage: run.sh COPYPERF COPYPERF_WITH_BROKEN_ROUTINES [FAIL_ALLOC_SHIM]
+# usage: run.sh COPYPERF COPYPERF_WITH_BROKEN_ROUTINES SHARED_ROUTINES_SO [FAIL_ALLOC_SHIM]
 set -u
 cp=$1
 broken=$2
-fail_alloc=${3:-}
+shared=$3
+fail_alloc=${4:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../tally.sh"
@@ -536,5 +537,6 @@ done
 . "$(dirname "$0")/atomic_output.sh"
 . "$(dirname "$0")/memory.sh"
 . "$(dirname "$0")/alloc_failures.sh"
+. "$(dirname "$0")/shared_routines.sh"
 
 tally cli
