@@ -48,9 +48,13 @@ const struct copyperf_routine *shared_routine_load(const char *spec, char *err, 
 		snprintf(err, errlen, "'%s': out of memory", spec);
 		return NULL;
 	}
-	if (overlap)
+	if (overlap) { /* FILE:overlap alone names a symbol 'overlap' */
 		file[len - suffix_len] = '\0';
-	symbol = strchr(strrchr(file, '/'), ':'); /* the first after the last '/' */
+		overlap = strchr(strrchr(file, '/'), ':') != NULL;
+		if (!overlap)
+			file[len - suffix_len] = ':';
+	}
+	symbol = strchr(strrchr(file, '/'), ':'); /* the first after the last '/': shared_routine_spec */
 	*symbol++ = '\0';
 	suffix = strchr(symbol, ':');
 	if (!*symbol || suffix) {

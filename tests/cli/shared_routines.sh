@@ -27,4 +27,6 @@ else
 	usage_error "a spec with a stray part" "'$shared:a:b': not FILE:SYMBOL or FILE:SYMBOL:overlap" \
 		-r "$shared:a:b"
 	usage_error "a spec with no symbol" "'$shared:': not FILE:SYMBOL" -r "$shared:"
+	usage_error "a symbol named overlap" "--routines: '$shared:overlap': $shared has no symbol 'overlap'" \
+		-r "$shared:overlap"
 fi
