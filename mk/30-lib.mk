@@ -25,10 +25,12 @@ LIB_ISAS = generic $(if $(filter x86_64,$(ARCH_DIR)),sse2 \
 	$(if $(shell grep -w avx512f /proc/cpuinfo | grep -w avx512bw | grep -qw avx512vl && echo y),avx512))
 
 # Each threshold path forced for every size above 8 vectors, so the small sizes reach it;
-# with each, the overlapping memmoves that go forward take each of the AVX-512 variant's loops.
+# with each, the overlapping memmoves that go forward take each of the AVX-512 variant's loops
+# (libcheck runs every variant's functions, whichever COPYPERF_ISA picks).
 LIB_FORCED := "COPYPERF_REP_MOVSB_MIN=0 COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_THRESHOLD=1G COPYPERF_REP_MOVSB_STEP=16K" \
-	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_PAGES=1 COPYPERF_LOOP_VEC=32" \
-	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_PAGES=4 COPYPERF_LOOP_VEC=64"
+	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_STREAMS=1 COPYPERF_LOOP_VEC=32" \
+	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_STREAMS=2 COPYPERF_LOOP_VEC=64" \
+	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_STREAMS=4 COPYPERF_LOOP_VEC=64"
 
 .PHONY: test-lib
 test-lib: $(LIBCHECK)

@@ -30,7 +30,7 @@ static const struct variant variants[] = { /* narrowest first */
 #define N_VARIANTS (sizeof(variants) / sizeof(variants[0]))
 
 /* Empty windows until the constructor has run. */
-struct x86_tuning x86_tuning = { .nt_threshold = (size_t)-1, .nt_pages = 1, .loop_vec = 32 };
+struct x86_tuning x86_tuning = { .nt_threshold = (size_t)-1, .nt_streams = 1, .loop_vec = 32 };
 
 static struct x86_tuning_report report;
 static const struct variant *chosen; /* written by the first resolver */
@@ -200,8 +200,11 @@ const char *copyperf_describe(void)
 		describe_size(&p, end, ", its first line by vectors from", x86_tuning.rep_movsb_step,
 			      report.rep_step_from);
 	describe_size(&p, end, "; non-temporal from", x86_tuning.nt_threshold, report.nt_from);
-	append(&p, end, ", %zu page%s at a time (%s)", x86_tuning.nt_pages,
-	       x86_tuning.nt_pages == 1 ? "" : "s", origin(report.nt_pages_from));
+	append(&p, end, ", %s (%s)",
+	       x86_tuning.nt_streams == 1   ? "one stream"
+	       : x86_tuning.nt_streams == 2 ? "two streams, one per half"
+					    : "four streams a page apart",
+	       origin(report.nt_streams_from));
 	if (v->memcpy_fn == copyperf_memcpy_avx512)
 		append(&p, end, "; vector loop: %zu-byte loads (%s)", x86_tuning.loop_vec,
 		       origin(report.loop_vec_from));

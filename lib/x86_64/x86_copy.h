@@ -52,7 +52,7 @@ struct x86_tuning {
 	size_t rep_movsb_min;
 	size_t rep_movsb_max;
 	size_t nt_threshold;
-	size_t nt_pages; /* pages the non-temporal loop copies side by side: 1 or 4 */
+	size_t nt_streams; /* the non-temporal loop's: 1, 2 (one per half) or 4 (a page apart) */
 	size_t rep_movsb_step; /* a 'rep movsb' this long starts slower (Zen 5: 16 KiB); 0: none */
 	size_t loop_vec; /* the AVX-512 variant's vector loop moves 64 or 32 bytes a load */
 };
@@ -70,7 +70,7 @@ enum tuning_origin { FROM_MACHINE, FROM_ENV };
 
 struct x86_tuning_report {
 	struct x86_tuning t;
-	enum tuning_origin rep_min_from, rep_max_from, nt_from, nt_pages_from, rep_step_from,
+	enum tuning_origin rep_min_from, rep_max_from, nt_from, nt_streams_from, rep_step_from,
 		loop_vec_from;
 	size_t l1d, l2, llc_share; /* the cache sizes the defaults came from (bytes, 0: unknown) */
 	size_t llc_per_cpu;        /* the LLC over the CPUs that share it */

@@ -67,16 +67,16 @@ env_warning() { # VAR=VALUE WANTED-TEXT
 if [ "$(uname -m)" = x86_64 ]; then
 	env_warning COPYPERF_ISA=avx1024 "not one of generic, sse2, avx2, avx512; ignored"
 	env_warning COPYPERF_NT_THRESHOLD=12Q "not a size"
-	env_warning COPYPERF_NT_PAGES=3 "not 1 or 4; ignored"
+	env_warning COPYPERF_NT_STREAMS=3 "not 1, 2 or 4; ignored"
 	env_warning COPYPERF_LOOP_VEC=16 "not 32 or 64; ignored"
 	env_warning COPYPERF_REP_MOVSB_MAX=99999999999999999999 "not a size"
 	COPYPERF_ISA=sse2 "$cp" --list 2>"$tmp/err" | grep -q 'x86-64 sse2 variant' && [ ! -s "$tmp/err" ] &&
 		ok || bad "COPYPERF_ISA=sse2 is not the variant in force, or warned: $(cat "$tmp/err")"
 	# The environment's choice of non-temporal loop is the one in force, and said to come from there.
-	line=$(COPYPERF_NT_PAGES=1 "$cp" --list | grep -m1 '^# copyperf_memcpy/')
+	line=$(COPYPERF_NT_STREAMS=2 "$cp" --list | grep -m1 '^# copyperf_memcpy/')
 	case $line in
-	*"), 1 page at a time (environment);"*) ok ;;
-	*) bad "COPYPERF_NT_PAGES=1 not in force: $line" ;;
+	*"), two streams, one per half (environment);"*) ok ;;
+	*) bad "COPYPERF_NT_STREAMS=2 not in force: $line" ;;
 	esac
 	if grep -w avx512f /proc/cpuinfo | grep -w avx512bw | grep -qw avx512vl; then # the AVX-512 variant
 		line=$(COPYPERF_LOOP_VEC=32 "$cp" --list | grep -m1 '^# copyperf_memcpy/')

@@ -15,7 +15,7 @@
 
 static const char *const overrides[] = {
 	"COPYPERF_REP_MOVSB_MIN", "COPYPERF_REP_MOVSB_MAX", "COPYPERF_REP_MOVSB_STEP",
-	"COPYPERF_NT_THRESHOLD", "COPYPERF_NT_PAGES", "COPYPERF_LOOP_VEC",
+	"COPYPERF_NT_THRESHOLD", "COPYPERF_NT_STREAMS", "COPYPERF_LOOP_VEC",
 };
 
 static int no_overrides(void **state)
@@ -53,7 +53,7 @@ static void test_intel(void **state)
 
 	(void)state;
 	assert_int_equal(r.t.loop_vec, 64);
-	assert_int_equal(r.t.nt_pages, 4);
+	assert_int_equal(r.t.nt_streams, 4);
 	assert_int_equal(r.t.rep_movsb_step, 0);
 	assert_int_equal(r.t.rep_movsb_min, (size_t)sysconf(_SC_PAGESIZE));
 }
@@ -65,7 +65,7 @@ static void test_zen4(void **state)
 
 	(void)state;
 	assert_int_equal(r.t.loop_vec, 32);
-	assert_int_equal(r.t.nt_pages, 1);
+	assert_int_equal(r.t.nt_streams, 1);
 	assert_int_equal(r.t.rep_movsb_step, 0);
 	assert_int_equal(r.t.rep_movsb_min, (size_t)64 << 10);
 	if (r.l2 && r.l2 < r.t.nt_threshold)
@@ -79,7 +79,7 @@ static void test_zen5(void **state)
 
 	(void)state;
 	assert_int_equal(r.t.loop_vec, 64);
-	assert_int_equal(r.t.nt_pages, 1);
+	assert_int_equal(r.t.nt_streams, 2);
 	assert_int_equal(r.t.rep_movsb_step, 16384);
 	assert_int_equal(r.t.rep_movsb_min, (size_t)sysconf(_SC_PAGESIZE));
 	assert_int_equal(r.t.rep_movsb_max, r.t.nt_threshold);
