@@ -46,7 +46,7 @@
  *   ran 14.5 GB/s against 8-9 GB/s for one stream prefetched a page ahead
  *   (alone, 32-256 MiB); one stream on AMD before family 0x1a, where that
  *   prefetch was measured to gain 5-10% (Zen 4); two streams, one per half
- *   of the copy, from family 0x1a (Zen 5), where they gained a median 7% on
+ *   of the copy, from family 0x1a (Zen 5), where they gained a median 5-9% on
  *   one stream at 32-256 MiB alone and 2-3% with both CPUs copying, and 2 or
  *   4 pages side by side lost 13-25% to one stream.
  * - The AVX-512 variant's loop (past 8 vectors, outside the windows above)
