@@ -10,12 +10,18 @@ const struct copyperf_routine copyperf_arch_routines[] = {
 	  copyperf_memcpy_avx2, x86_has_avx2, 0 },
 	{ "copyperf_memcpy_avx512", "libcopyperf's memcpy, AVX-512 variant (64-byte vectors)",
 	  copyperf_memcpy_avx512, x86_has_avx512, 0 },
+	{ "copyperf_memcpy_avx512_branchless",
+	  "libcopyperf's memcpy, AVX-512 variant without a size test under 64 B (for varied sizes)",
+	  copyperf_memcpy_avx512_branchless, x86_has_avx512, 0 },
 	{ "copyperf_memmove_sse2", "libcopyperf's memmove, SSE2 variant", copyperf_memmove_sse2,
 	  NULL, COPYPERF_OVERLAP_OK },
 	{ "copyperf_memmove_avx2", "libcopyperf's memmove, AVX2 variant", copyperf_memmove_avx2,
 	  x86_has_avx2, COPYPERF_OVERLAP_OK },
 	{ "copyperf_memmove_avx512", "libcopyperf's memmove, AVX-512 variant",
 	  copyperf_memmove_avx512, x86_has_avx512, COPYPERF_OVERLAP_OK },
+	{ "copyperf_memmove_avx512_branchless",
+	  "libcopyperf's memmove, AVX-512 variant without a size test under 64 B",
+	  copyperf_memmove_avx512_branchless, x86_has_avx512, COPYPERF_OVERLAP_OK },
 };
 const size_t copyperf_arch_routine_count =
 	sizeof(copyperf_arch_routines) / sizeof(copyperf_arch_routines[0]);

@@ -21,10 +21,13 @@ struct variant {
 	int (*available)(void);
 };
 
-static const struct variant variants[] = { /* narrowest first */
+/* Narrowest first; the last one the CPU has is the default, so the branchless one is never it. */
+static const struct variant variants[] = {
 	{ "generic", copyperf_generic_memcpy, copyperf_generic_memmove, NULL },
 	{ "sse2", copyperf_memcpy_sse2, copyperf_memmove_sse2, NULL },
 	{ "avx2", copyperf_memcpy_avx2, copyperf_memmove_avx2, x86_has_avx2 },
+	{ "avx512-branchless", copyperf_memcpy_avx512_branchless,
+	  copyperf_memmove_avx512_branchless, x86_has_avx512 },
 	{ "avx512", copyperf_memcpy_avx512, copyperf_memmove_avx512, x86_has_avx512 },
 };
 #define N_VARIANTS (sizeof(variants) / sizeof(variants[0]))
@@ -117,7 +120,7 @@ EARLY static const struct variant *choose(const char *want, const char **why)
 			best = v;
 	}
 	if (want)
-		*why = "not one of generic, sse2, avx2, avx512; ignored";
+		*why = "not one of generic, sse2, avx2, avx512, avx512-branchless; ignored";
 	return best;
 }
 
@@ -205,7 +208,7 @@ const char *copyperf_describe(void)
 	       : x86_tuning.nt_streams == 2 ? "two streams, one per half"
 					    : "four streams a page apart",
 	       origin(report.nt_streams_from));
-	if (v->memcpy_fn == copyperf_memcpy_avx512)
+	if (v->memcpy_fn == copyperf_memcpy_avx512 || v->memcpy_fn == copyperf_memcpy_avx512_branchless)
 		append(&p, end, "; vector loop: %zu-byte loads (%s)", x86_tuning.loop_vec,
 		       origin(report.loop_vec_from));
 	snprintf(p, (size_t)(end - p), "; caches: L1d %zu B, L2 %zu B, LLC share %zu B", report.l1d,

@@ -89,6 +89,7 @@ void env_warn(const char *name, const char *value, const char *why);
 X86_VARIANT(sse2);
 X86_VARIANT(avx2);
 X86_VARIANT(avx512);
+X86_VARIANT(avx512_branchless); /* AVX-512 without a size test under 64 B */
 
 /* The AVX2 variant's forward loop, n > 256 bytes (copy_avx2.c). */
 void *x86_forward_avx2(unsigned char *d, const unsigned char *s, size_t n);

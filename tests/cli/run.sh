@@ -65,7 +65,7 @@ env_warning() { # VAR=VALUE WANTED-TEXT
 	fi
 }
 if [ "$(uname -m)" = x86_64 ]; then
-	env_warning COPYPERF_ISA=avx1024 "not one of generic, sse2, avx2, avx512; ignored"
+	env_warning COPYPERF_ISA=avx1024 "not one of generic, sse2, avx2, avx512, avx512-branchless; ignored"
 	env_warning COPYPERF_NT_THRESHOLD=12Q "not a size"
 	env_warning COPYPERF_NT_STREAMS=3 "not 1, 2 or 4; ignored"
 	env_warning COPYPERF_LOOP_VEC=16 "not 32 or 64; ignored"
@@ -83,6 +83,15 @@ if [ "$(uname -m)" = x86_64 ]; then
 		case $line in
 		*"; vector loop: 32-byte loads (environment);"*) ok ;;
 		*) bad "COPYPERF_LOOP_VEC=32 not in force: $line" ;;
+		esac
+		# The branchless variant only when asked for, with the AVX-512 variant's thresholds.
+		"$cp" --list | grep -q '^# copyperf_memcpy/copyperf_memmove: x86-64 avx512 variant' &&
+			ok || bad "the default is not the avx512 variant: $("$cp" --list | grep -m1 '^#')"
+		b=$(COPYPERF_ISA=avx512-branchless COPYPERF_LOOP_VEC=32 "$cp" --list 2>"$tmp/err" | grep -m1 '^#')
+		case $b in
+		*" avx512-branchless variant "*"; vector loop: 32-byte loads (environment);"*)
+			[ ! -s "$tmp/err" ] && ok || bad "COPYPERF_ISA=avx512-branchless warned: $(cat "$tmp/err")" ;;
+		*) bad "COPYPERF_ISA=avx512-branchless not in force: $b" ;;
 		esac
 	fi
 	# One CPU's LLC share counts at most 64 MiB, so no machine (nor a guest told its host's L3)

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The AVX-512 copies' vectors (64 bytes, one cache line per register) and
+ * their masked moves under 64 bytes, for the two files that compile
+ * vec_copy.h with them: copy_avx512.c and copy_avx512_branchless.c.
+ */
+#ifndef COPYPERF_AVX512_BLOCKS_H
+#define COPYPERF_AVX512_BLOCKS_H
+
+#define VEC_SIZE 64
+#define VEC_TARGET "avx2,avx512f,avx512bw,avx512vl,bmi2"
+#define vec_t __m512i
+#define VEC_LOAD(p) _mm512_loadu_si512((const void *)(p))
+#define VEC_STOREU(p, v) _mm512_storeu_si512((void *)(p), (v))
+#define VEC_STOREA(p, v) _mm512_store_si512((void *)(p), (v))
+#define VEC_STREAM(p, v) _mm512_stream_si512((void *)(p), (v))
+
+#include "vec_blocks.h"
+
+/*
+ * Whether the masked move may take this call: each pointer lies 1..4064 bytes
+ * into its page, so that its 32-byte window stays in that page, and so does
+ * the byte before it. A masked-off byte in an unmapped or read-only page
+ * costs a suppressed fault, 100-800 ns (bench/masked_ops.c). For n >= 1 the
+ * pointers' own pages are in use; a copy of 0 bytes may come with NULL or
+ * with pointers one past an object's end. NULL, and one past an object that
+ * ends at a page's end, lie 0 bytes into their page and are refused; one past
+ * any other object has the object's last byte in its page. So a copy of 0
+ * bytes takes the masked move with an empty mask, and no branch of its own.
+ * Refused, and sent to the plain moves: 0.8% of random pointers, and the
+ * first byte of every page.
+ */
+ALWAYS_INLINE int masked_move_fits(const void *d, const void *s)
+{
+	uintptr_t ps = (uintptr_t)s, pd = (uintptr_t)d;
+
+	/* (-p mod 4096) < 32 exactly when p is 0 or more than 4064 bytes into its page */
+	return (-ps & 0xfe0) && (-pd & 0xfe0);
+}
+
+/*
+ * 0 <= n < 64 with one size test that the branch predictor may miss: up to 32
+ * bytes one masked 32-byte move (no ladder of widths), above two plain ones
+ * from both ends. Masked-off bytes are neither read nor written and do not
+ * fault, but their lines are fetched all the same: a 64-byte window at a
+ * random address touches a line the copy does not need most of the time, and
+ * from memory that cost the mixes 6-10% (one masked 64-byte move for all of
+ * 0-63 ran them 9-16% faster at L1 and L2 and 6-10% slower from memory on the
+ * Intel Xeon: BENCHMARKS.md, "what a small copy from memory pays for"). Every
+ * load comes before any store: memmove too.
+ * The copies of 0 bytes (3-12% of the calls in the published memcpy mixes)
+ * are empty masked moves: a branch of their own, which the predictor may
+ * miss, ran the mixes 2-4% slower (BENCHMARKS.md, twelfth session).
+ */
+ALWAYS_INLINE __attribute__((target(VEC_TARGET))) void
+copy_under_64(unsigned char *d, const unsigned char *s, size_t n)
+{
+	__mmask32 m;
+
+	if (n > 32) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)s);
+		__m256i b = _mm256_loadu_si256((const __m256i *)(s + n - 32));
+
+		_mm256_storeu_si256((__m256i *)d, a);
+		_mm256_storeu_si256((__m256i *)(d + n - 32), b);
+		return;
+	}
+	m = _bzhi_u32(~0u, (unsigned)n);
+	_mm256_mask_storeu_epi8(d, m, _mm256_maskz_loadu_epi8(m, s));
+}
+
+/*
+ * 0 <= n < 64 with no size test at all: two 32-byte moves under one
+ * mask (the first n bytes of a window, all 32 from n = 32 on), at the start,
+ * and at the end or, up to 32 bytes, at the start again (a conditional move).
+ * Both windows lie in [s, s + max(n, 32)): no line that copy_under_64 does
+ * not touch. Where sizes vary from call to call the test at 32 B is one the
+ * predictor cannot guess, and its misses cost more than the second move: on
+ * Zen 5 the memcpy mixes ran 20-24% faster at L1 and L2, 1% slower from
+ * memory; where one size repeats the second move costs about a cycle a call
+ * (the sweep at 8 B 0.88x glibc). So a variant of its own, chosen by
+ * COPYPERF_ISA=avx512-branchless (BENCHMARKS.md, fourteenth and fifteenth
+ * sessions). Every load comes before any store: memmove too.
+ */
+ALWAYS_INLINE __attribute__((target(VEC_TARGET))) void
+copy_under_64_branchless(unsigned char *d, const unsigned char *s, size_t n)
+{
+	size_t tail = n > 32 ? n - 32 : 0;
+	__mmask32 m = _bzhi_u32(~0u, (unsigned)n);
+	__m256i a = _mm256_maskz_loadu_epi8(m, s), b = _mm256_maskz_loadu_epi8(m, s + tail);
+
+	_mm256_mask_storeu_epi8(d, m, a);
+	_mm256_mask_storeu_epi8(d + tail, m, b);
+}
+
+/* The loop past 8 vectors: its own or AVX2's, as the tuning says (tuning.c). */
+#define VEC_FORWARD(d, s, n) \
+	(x86_tuning.loop_vec == 32 ? x86_forward_avx2(d, s, n) : copy_forward(d, s, n))
+#define VEC_SMALL_FITS masked_move_fits
+
+#endif
