@@ -148,9 +148,10 @@ VEC_INLINE size_t copy_nontemporal_4pages(unsigned char *d, const unsigned char 
 /*
  * The non-temporal copy of the largest multiple of 8V up to n from a
  * line-aligned d as two streams, one per half, side by side, each prefetching
- * every line a page ahead. Zen 5: 3-15% faster than one stream from 32 to 256
- * MiB, where two or four streams a page apart lost 13-25%: apart, each stream
- * has its own hardware prefetch (BENCHMARKS.md, the fifteenth session).
+ * every line a page ahead. Zen 5: a median 5-9% faster than one stream from
+ * 32 to 256 MiB, where two or four streams a page apart lost 12-22%: apart,
+ * each stream has its own hardware prefetch (BENCHMARKS.md, the fifteenth
+ * session).
  * Returns the bytes copied.
  */
 VEC_INLINE size_t copy_nontemporal_halves(unsigned char *d, const unsigned char *s, size_t n)
