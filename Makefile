@@ -86,7 +86,8 @@ $(BUILD)/src/measure/numa.o $(BUILD)/src/measure/shared_routine.o: ALL_CFLAGS +=
 # SSE code no dirty upper state to trip on.
 EVEX_ONLY := $(foreach i,0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15,-ffixed-xmm$(i)) -mno-vzeroupper
 EVEX_ONLY := $(shell $(CC) $(EVEX_ONLY) -E -x c /dev/null >/dev/null 2>&1 && echo '$(EVEX_ONLY)')
-$(BUILD)/lib/x86_64/copy_avx512.o $(BUILD)/lib/x86_64/copy_avx512_branchless.o: ALL_CFLAGS += $(EVEX_ONLY)
+X86_AVX512_OBJ := $(addprefix $(BUILD)/lib/x86_64/,copy_avx512.o copy_avx512_branchless.o)
+$(X86_AVX512_OBJ): ALL_CFLAGS += $(EVEX_ONLY)
 
 # Branch targets that only a jump reaches on a 32-byte boundary in the vector copies: on
 # Zen 4 the sweep's 64 and 128 B copies, one taken branch from the entry, ran 11% faster
@@ -94,8 +95,7 @@ $(BUILD)/lib/x86_64/copy_avx512.o $(BUILD)/lib/x86_64/copy_avx512_branchless.o: 
 # else clang's.
 ALIGN_JUMPS := $(shell probe() { $(CC) -Werror $$1 -c -x c /dev/null -o /dev/null 2>/dev/null && echo "$$1"; }; \
 	probe -falign-jumps=32 || probe '-mllvm -align-all-nofallthru-blocks=5')
-$(addprefix $(BUILD)/lib/x86_64/,copy_avx512.o copy_avx512_branchless.o copy_avx2.o copy_sse2.o): \
-	ALL_CFLAGS += $(ALIGN_JUMPS)
+$(X86_AVX512_OBJ) $(addprefix $(BUILD)/lib/x86_64/,copy_avx2.o copy_sse2.o): ALL_CFLAGS += $(ALIGN_JUMPS)
 
 $(LIB_A): $(LIB_OBJ)
 	@rm -f $@

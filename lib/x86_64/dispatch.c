@@ -208,7 +208,7 @@ const char *copyperf_describe(void)
 	       : x86_tuning.nt_streams == 2 ? "two streams, one per half"
 					    : "four streams a page apart",
 	       origin(report.nt_streams_from));
-	if (v->memcpy_fn == copyperf_memcpy_avx512 || v->memcpy_fn == copyperf_memcpy_avx512_branchless)
+	if (v->available == x86_has_avx512) /* the AVX-512 variants: theirs is the loop it sets */
 		append(&p, end, "; vector loop: %zu-byte loads (%s)", x86_tuning.loop_vec,
 		       origin(report.loop_vec_from));
 	snprintf(p, (size_t)(end - p), "; caches: L1d %zu B, L2 %zu B, LLC share %zu B", report.l1d,

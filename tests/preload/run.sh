@@ -15,8 +15,9 @@ tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 	[ -s "$tmp/plain" ] && cmp -s "$tmp/plain" "$tmp/preloaded" &&
 	ok "probe: identical copies with and without the shim ($(wc -l <"$tmp/plain") lines)" ||
 	bad "probe: output differs with the shim (diff $tmp/plain $tmp/preloaded)"
-# The variant chosen by the environment under the shim too (its memcpy is that variant's memmove).
-if grep -w avx512f /proc/cpuinfo | grep -w avx512bw | grep -qw avx512vl; then
+# The variant chosen by the environment under the shim too (its memcpy is that variant's memmove),
+# where the library says this CPU has it.
+if "$copyperf" --list | grep -q '^copyperf_memcpy_avx512_branchless '; then
 	COPYPERF_ISA=avx512-branchless LD_PRELOAD=$so "$probe" >"$tmp/branchless" 2>"$tmp/err" &&
 		cmp -s "$tmp/plain" "$tmp/branchless" && [ ! -s "$tmp/err" ] &&
 		ok "probe: identical copies under the shim with COPYPERF_ISA=avx512-branchless" ||
