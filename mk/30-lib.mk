@@ -19,10 +19,8 @@ LIBCHECK_OBJ += $(BUILD)/src/measure/distribution.o $(BUILD)/src/measure/call_li
 $(LIBCHECK): $(LIBCHECK_OBJ) $(LIB_A)
 	$(CC) $(STATIC) $(LDFLAGS) -o $@ $^ -lm
 
-# ISAs to force: those this CPU has (read from /proc/cpuinfo, as the kernel reports them).
-LIB_ISAS = generic $(if $(filter x86_64,$(ARCH_DIR)),sse2 \
-	$(if $(shell grep -qw avx2 /proc/cpuinfo && echo y),avx2) \
-	$(if $(shell grep -w avx512f /proc/cpuinfo | grep -w avx512bw | grep -qw avx512vl && echo y),avx512 avx512-branchless))
+# ISAs to force: those this CPU has, as the kernel reports them.
+LIB_ISAS = $(shell scripts/cpu-isas.sh $(ARCH_DIR))
 
 # Each threshold path forced for every size above 8 vectors, so the small sizes reach it;
 # with each, the overlapping memmoves that go forward take each of the AVX-512 variant's loops

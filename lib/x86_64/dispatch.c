@@ -40,6 +40,9 @@ static const struct variant *chosen; /* written by the first resolver */
 static char chosen_want[32];         /* the COPYPERF_ISA it read, if any */
 static const char *chosen_why;       /* why that value was not honoured, or NULL */
 
+/* choose()'s answer for a name not in the table: the constructor lists the table's names. */
+static const char not_a_variant[] = "not a variant";
+
 EARLY static long raw_syscall3(long nr, long a, long b, long c)
 {
 	long ret;
@@ -120,7 +123,7 @@ EARLY static const struct variant *choose(const char *want, const char **why)
 			best = v;
 	}
 	if (want)
-		*why = "not one of generic, sse2, avx2, avx512, avx512-branchless; ignored";
+		*why = not_a_variant;
 	return best;
 }
 
@@ -142,17 +145,33 @@ EARLY copyperf_copy_fn x86_choose_memmove(void)
 	return choose_early()->memmove_fn;
 }
 
+/* "not one of generic, sse2, ...; ignored", from the table itself. */
+static void unknown_variant(char *why, size_t len)
+{
+	int w = snprintf(why, len, "not one of");
+
+	for (size_t i = 0; i < N_VARIANTS && w > 0 && (size_t)w < len; i++)
+		w += snprintf(why + w, len - (size_t)w, "%s %s", i ? "," : "", variants[i].isa);
+	if (w > 0 && (size_t)w < len)
+		snprintf(why + w, len - (size_t)w, "; ignored");
+}
+
 /* With the C library ready: the thresholds, and a warning about a COPYPERF_ISA not honoured. */
 __attribute__((constructor)) static void tune_at_load(void)
 {
 	const char *want = getenv("COPYPERF_ISA");
+	char why[160];
 
 	x86_tuning_compute(x86_features(), &report);
 	x86_tuning = report.t;
 	if (!chosen)
 		choose_early();
+	if (chosen_why == not_a_variant)
+		unknown_variant(why, sizeof(why));
+	else if (chosen_why)
+		snprintf(why, sizeof(why), "%s", chosen_why);
 	if (chosen_why)
-		env_warn("COPYPERF_ISA", want ? want : chosen_want, chosen_why);
+		env_warn("COPYPERF_ISA", want ? want : chosen_want, why);
 	else if (want && *want && !chosen_want[0])
 		env_warn("COPYPERF_ISA", want, "not found in /proc/self/environ at load; ignored");
 }

@@ -7,6 +7,7 @@
  * allocation: nothing that copies.
  */
 #include <sched.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -161,17 +162,25 @@ void env_warn(const char *name, const char *value, const char *why)
 }
 
 /* A variable that takes one of a few values (0-terminated): *out and *from set if it holds one. */
-static void env_choice(const char *name, const size_t *allowed, const char *why, size_t *out,
+static void env_choice(const char *name, const size_t *allowed, size_t *out,
 		       enum tuning_origin *from)
 {
-	size_t v;
+	size_t v, i = 0;
 	const char *text = env_size(name, &v);
+	char why[96];
+	int w;
 
 	if (text == NULL)
 		return;
-	while (*allowed != 0 && *allowed != v)
-		allowed++;
-	if (*allowed == 0) {
+	while (allowed[i] != 0 && allowed[i] != v)
+		i++;
+	if (allowed[i] == 0) { /* "not 1, 2 or 4; ignored" */
+		w = snprintf(why, sizeof(why), "not %zu", allowed[0]);
+		for (i = 1; allowed[i] != 0 && w > 0 && (size_t)w < sizeof(why); i++)
+			w += snprintf(why + w, sizeof(why) - (size_t)w, "%s%zu",
+				      allowed[i + 1] ? ", " : " or ", allowed[i]);
+		if (w > 0 && (size_t)w < sizeof(why))
+			snprintf(why + w, sizeof(why) - (size_t)w, "; ignored");
 		env_warn(name, text, why);
 		return;
 	}
@@ -207,10 +216,10 @@ void x86_tuning_compute(const struct x86_features *f, struct x86_tuning_report *
 		r->rep_max_from = FROM_ENV;
 	if (env_size("COPYPERF_NT_THRESHOLD", &r->t.nt_threshold))
 		r->nt_from = FROM_ENV;
-	env_choice("COPYPERF_NT_STREAMS", (const size_t[]){ 1, 2, 4, 0 }, "not 1, 2 or 4; ignored",
-		   &r->t.nt_streams, &r->nt_streams_from);
-	env_choice("COPYPERF_LOOP_VEC", (const size_t[]){ 32, 64, 0 }, "not 32 or 64; ignored",
-		   &r->t.loop_vec, &r->loop_vec_from);
+	env_choice("COPYPERF_NT_STREAMS", (const size_t[]){ 1, 2, 4, 0 }, &r->t.nt_streams,
+		   &r->nt_streams_from);
+	env_choice("COPYPERF_LOOP_VEC", (const size_t[]){ 32, 64, 0 }, &r->t.loop_vec,
+		   &r->loop_vec_from);
 	if (env_size("COPYPERF_REP_MOVSB_STEP", &r->t.rep_movsb_step))
 		r->rep_step_from = FROM_ENV;
 	/* One window after the other: the copy tests the string copy's first. */

@@ -65,7 +65,7 @@ env_warning() { # VAR=VALUE WANTED-TEXT
 	fi
 }
 if [ "$(uname -m)" = x86_64 ]; then
-	env_warning COPYPERF_ISA=avx1024 "not one of generic, sse2, avx2, avx512, avx512-branchless; ignored"
+	env_warning COPYPERF_ISA=avx1024 "not one of generic, sse2, avx2, avx512-branchless, avx512; ignored"
 	env_warning COPYPERF_NT_THRESHOLD=12Q "not a size"
 	env_warning COPYPERF_NT_STREAMS=3 "not 1, 2 or 4; ignored"
 	env_warning COPYPERF_LOOP_VEC=16 "not 32 or 64; ignored"
@@ -78,7 +78,16 @@ if [ "$(uname -m)" = x86_64 ]; then
 	*"), two streams, one per half (environment);"*) ok ;;
 	*) bad "COPYPERF_NT_STREAMS=2 not in force: $line" ;;
 	esac
-	if grep -w avx512f /proc/cpuinfo | grep -w avx512bw | grep -qw avx512vl; then # the AVX-512 variant
+	# The library's CPUID reading agrees with the kernel's flags, variant by variant.
+	isas=$("$(dirname "$0")/../../scripts/cpu-isas.sh" x86_64)
+	cpu=$("$cp" --list | sed -n 's/^# copyperf_memcpy\/.*(CPU: \([^)]*\)).*/\1/p')
+	for isa in avx2 avx512; do
+		case " $isas " in *" $isa "*) kernel=y ;; *) kernel=n ;; esac
+		case " $cpu " in *" $isa "*) lib=y ;; *) lib=n ;; esac
+		[ "$kernel" = "$lib" ] && ok || bad "$isa: the kernel's flags say $kernel, the library's CPU line '$cpu'"
+	done
+	case " $isas " in *" avx512 "*) avx512=y ;; *) avx512=n ;; esac
+	if [ "$avx512" = y ]; then # the AVX-512 variant
 		line=$(COPYPERF_LOOP_VEC=32 "$cp" --list | grep -m1 '^# copyperf_memcpy/')
 		case $line in
 		*"; vector loop: 32-byte loads (environment);"*) ok ;;
