@@ -17,12 +17,14 @@
  *   dist   - the shipped call mixes replayed (copyperf -d's call lists), memcpy's
  *            against copyperf_memcpy and memmove's against copyperf_memmove, in
  *            the L1 and L2 working sets; dist-llc and dist-cold farther out
+ *            (-w SIZE: dist-llc's working set, where the machine reports an LLC
+ *            that one core does not have, as a guest told its host's whole L3)
  * Why several processes: where both copies tie, one process's ratio moves by
  * 1-3% from the next one's (code, stack and buffers land elsewhere each time),
  * so a verdict taken from one process is a coin toss. Each process is a
  * fresh exec of this program; the verdict is on the median of their ratios.
  * Usage: copybench [sweep|l1|large|warm|threads|dist|dist-llc|dist-cold ...] [-r ROUNDS]
- * [-p PROCS] [-c ROUTINE] [-C ROUTINE] (exit 2 on bad input). Without a case: sweep, l1, large, threads
+ * [-p PROCS] [-c ROUTINE] [-C ROUTINE] [-w SIZE] (exit 2 on bad input). Without a case: sweep, l1, large, threads
  * and dist, with a verdict on each target.
  */
 #include <errno.h>
@@ -88,6 +90,7 @@ static unsigned rounds = 15, procs = 15;
  * routine against -C's); no A/A test then, and no verdict.
  */
 static char *control_arg;
+static char *llc_arg; /* -w: dist-llc's working set instead of the machine's LLC */
 
 static double now(void)
 {
@@ -326,6 +329,14 @@ static const struct contender *contenders_of(unsigned t)
 	return mixes[t].move ? move_contenders : contenders;
 }
 
+/* Table t's k-th working set as -w words name it: dist-llc's is -w's where given. */
+static const char *wset_word(unsigned t, unsigned k)
+{
+	const char *w = tables[t].wsets[k];
+
+	return llc_arg && w && !strcmp(w, "llc") ? llc_arg : w;
+}
+
 /* Reads the distributions of the dist tables and sizes their working sets on this machine. */
 static int load_mixes(unsigned t, char *err, size_t errlen)
 {
@@ -339,13 +350,13 @@ static int load_mixes(unsigned t, char *err, size_t errlen)
 	for (unsigned i = 0; i < m->n_dists; i++)
 		m->move |= m->dists[i].kind == DIST_MEMMOVE;
 	for (unsigned k = 0; k < 2 && tb->wsets[k] && !status; k++) {
-		m->ws[k] = working_set_bytes(tb->wsets[k], err, errlen);
+		m->ws[k] = working_set_bytes(wset_word(t, k), err, errlen);
 		status = m->ws[k] ? 0 : -1;
 		m->n_ws += status == 0;
 	}
 	for (unsigned r = 0; r < n_rows(t); r++)
 		snprintf(m->labels[r], sizeof(m->labels[r]), "%s %s", m->dists[r / m->n_ws].name,
-			 tb->wsets[r % m->n_ws]);
+			 wset_word(t, r % m->n_ws));
 	return status;
 }
 
@@ -824,16 +835,19 @@ static int report_far(unsigned t)
 	struct pooled v[MAX_SIZES];
 	int below;
 	double gm;
-	char what[100];
+	char what[100], mean[100];
 	int cold = !strcmp(tables[t].wsets[0], "cold");
+	const char *given = llc_arg && !cold ? llc_arg : NULL; /* -w's, named in the verdicts */
 
 	report_table(t, v);
 	gm = summarize_table(t, v, &below);
-	snprintf(what, sizeof(what), "%s %s: no mix below 1.00x", tables[t].cases,
-		 mixes[t].move ? "memmove" : "memcpy");
+	snprintf(what, sizeof(what), "%s%s%s %s: no mix below 1.00x", tables[t].cases,
+		 given ? " " : "", given ? given : "", mixes[t].move ? "memmove" : "memcpy");
 	if (cold)
 		return verdict(what, !below);
-	return verdict(what, !below) & verdict("dist-llc: geometric mean >= 1.05x", gm >= 1.05);
+	snprintf(mean, sizeof(mean), "dist-llc%s%s: geometric mean >= 1.05x", given ? " " : "",
+		 given ? given : "");
+	return verdict(what, !below) & verdict(mean, gm >= 1.05);
 }
 
 static int usage_error(const char *arg, const char *why)
@@ -879,7 +893,7 @@ static int parse_count(const char *arg, unsigned lo, unsigned hi, unsigned *out)
 int main(int argc, char **argv)
 {
 	int want[N_TABLES] = { 0 }, any = 0, raw = 0, ok = 1, overlap_ok = 1;
-	char *child_argv[N_TABLES + 9], *rounds_arg = NULL, *routine_arg = NULL;
+	char *child_argv[N_TABLES + 11], *rounds_arg = NULL, *routine_arg = NULL;
 	unsigned n_child = 0;
 	char err[512];
 
@@ -891,7 +905,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if ((strcmp(argv[i], "-r") == 0 || strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "-c") == 0 ||
-		     strcmp(argv[i], "-C") == 0) &&
+		     strcmp(argv[i], "-C") == 0 || strcmp(argv[i], "-w") == 0) &&
 		    i + 1 == argc)
 			return usage_error(argv[i], "needs a value");
 		if (strcmp(argv[i], "-r") == 0) {
@@ -903,6 +917,12 @@ int main(int argc, char **argv)
 		if (strcmp(argv[i], "-p") == 0) {
 			if (!parse_count(argv[++i], 1, MAX_PROCS, &procs))
 				return usage_error(argv[i], "processes (-p) must be 1..51");
+			continue;
+		}
+		if (strcmp(argv[i], "-w") == 0) {
+			llc_arg = argv[++i];
+			if (!working_set_bytes(llc_arg, err, sizeof(err)))
+				return usage_error(llc_arg, "not a working set (-w): a size such as 16M");
 			continue;
 		}
 		if (strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "-C") == 0) {
@@ -923,7 +943,7 @@ int main(int argc, char **argv)
 				want[t] = found = any = 1;
 		if (!found)
 			return usage_error(argv[i], "not a case (sweep, l1, large, warm, threads, dist, "
-						    "dist-llc, dist-cold) or option (-r N, -p N, -c ROUTINE, -C ROUTINE)");
+						    "dist-llc, dist-cold) or option (-r N, -p N, -c ROUTINE, -C ROUTINE, -w SIZE)");
 	}
 	/* What each measuring process is told: the same, once each, and --raw. */
 	child_argv[n_child++] = argv[0];
@@ -939,6 +959,10 @@ int main(int argc, char **argv)
 	if (control_arg) {
 		child_argv[n_child++] = "-C";
 		child_argv[n_child++] = control_arg;
+	}
+	if (llc_arg) {
+		child_argv[n_child++] = "-w";
+		child_argv[n_child++] = llc_arg;
 	}
 	for (unsigned t = 0; t < N_TABLES; t++) {
 		/* warm and the far mixes only when asked for */

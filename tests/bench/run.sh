@@ -29,6 +29,8 @@ refused no-such-routine -c no-such-routine
 refused foo sweep foo
 refused "cannot open /no/such.so" -c /no/such.so:f
 refused "has no symbol 'nosuch'" -C "$shared:nosuch"
+refused 12Q -w 12Q
+refused -w -w
 
 # rows: NAME EXPECTED -- every size's row has GB/s, ratio, control and p
 rows() {
@@ -67,6 +69,19 @@ for kind in memcpy memmove; do
 		bad "dist: $kind verdicts missing"
 done
 grep -q '^(2 processes x 3 rounds, interleaved; ns per call' "$out" && ok "dist: ns per call" || bad "dist: no unit"
+# -w: dist-llc at the working set given, which its rows and verdicts name (a guest told its
+# host's whole L3 has an LLC working set that is memory).
+"$bench" -p 2 -r 3 -w 64K dist-llc >"$out" 2>"$err"
+rc=$?
+if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist-llc -w 64K: exit $rc"; else bad "dist-llc -w 64K: exit $rc, $(cat "$err")"; fi
+for kind in memcpy memmove; do
+	n=$(grep -cE "^ +${kind}_([0-8]|fleet) 64K +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x " "$out")
+	[ "$n" -eq 10 ] && ok "dist-llc -w 64K: 10 $kind rows" || bad "dist-llc -w 64K: $n $kind rows, not 10"
+	grep -qE "^  dist-llc 64K $kind: no mix below 1.00x +(met|NOT MET)$" "$out" &&
+		ok "dist-llc -w 64K: the $kind verdict names it" || bad "dist-llc -w 64K: no $kind verdict"
+done
+[ "$(grep -cE '^  dist-llc 64K: geometric mean >= 1.05x +(met|NOT MET)$' "$out")" -eq 2 ] &&
+	ok "dist-llc -w 64K: 2 geometric-mean verdicts" || bad "dist-llc -w 64K: geometric-mean verdicts missing"
 
 # Every CPU copying: one row per size, the CPUs counted, a verdict per size.
 "$bench" -p 1 -r 3 threads >"$out" 2>"$err"
