@@ -145,15 +145,15 @@ EARLY copyperf_copy_fn x86_choose_memmove(void)
 	return choose_early()->memmove_fn;
 }
 
-/* "not one of generic, sse2, ...; ignored", from the table itself. */
+/* "not one of generic, sse2, ...; ignored", from the table itself (no stdio, as tuning.c). */
 static void unknown_variant(char *why, size_t len)
 {
-	int w = snprintf(why, len, "not one of");
+	char *p = why, *const end = why + len - 1;
 
-	for (size_t i = 0; i < N_VARIANTS && w > 0 && (size_t)w < len; i++)
-		w += snprintf(why + w, len - (size_t)w, "%s %s", i ? "," : "", variants[i].isa);
-	if (w > 0 && (size_t)w < len)
-		snprintf(why + w, len - (size_t)w, "; ignored");
+	p = text_put(p, end, "not one of ");
+	for (size_t i = 0; i < N_VARIANTS; i++)
+		p = text_put(text_put(p, end, i ? ", " : ""), end, variants[i].isa);
+	text_put(p, end, "; ignored");
 }
 
 /* With the C library ready: the thresholds, and a warning about a COPYPERF_ISA not honoured. */
@@ -168,10 +168,9 @@ __attribute__((constructor)) static void tune_at_load(void)
 		choose_early();
 	if (chosen_why == not_a_variant)
 		unknown_variant(why, sizeof(why));
-	else if (chosen_why)
-		snprintf(why, sizeof(why), "%s", chosen_why);
 	if (chosen_why)
-		env_warn("COPYPERF_ISA", want ? want : chosen_want, why);
+		env_warn("COPYPERF_ISA", want ? want : chosen_want,
+			 chosen_why == not_a_variant ? why : chosen_why);
 	else if (want && *want && !chosen_want[0])
 		env_warn("COPYPERF_ISA", want, "not found in /proc/self/environ at load; ignored");
 }

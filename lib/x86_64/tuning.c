@@ -7,7 +7,6 @@
  * allocation: nothing that copies.
  */
 #include <sched.h>
-#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -148,17 +147,36 @@ static const char *env_size(const char *name, size_t *out)
 	return v;
 }
 
+char *text_put(char *p, char *end, const char *s)
+{
+	while (*s && p < end)
+		*p++ = *s++;
+	*p = '\0';
+	return p;
+}
+
 void env_warn(const char *name, const char *value, const char *why)
 {
-	char msg[256], *p = msg, *const limit = msg + sizeof(msg) - 2;
+	char msg[256], *p = msg, *const limit = msg + sizeof(msg) - 2; /* room for '\n' '\0' */
 	const char *parts[] = { "copyperf: ", name, "=", value, ": ", why };
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		for (const char *q = parts[i]; *q && p < limit; q++)
-			*p++ = *q;
+		p = text_put(p, limit, parts[i]);
 	*p++ = '\n';
 	if (write(STDERR_FILENO, msg, (size_t)(p - msg)) < 0)
 		return; /* nowhere left to report it */
+}
+
+/* text_put of v in decimal. */
+static char *text_put_size(char *p, char *end, size_t v)
+{
+	char digits[24], *d = digits + sizeof(digits) - 1;
+
+	*d = '\0';
+	do
+		*--d = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	return text_put(p, end, d);
 }
 
 /* A variable that takes one of a few values (0-terminated): *out and *from set if it holds one. */
@@ -167,20 +185,18 @@ static void env_choice(const char *name, const size_t *allowed, size_t *out,
 {
 	size_t v, i = 0;
 	const char *text = env_size(name, &v);
-	char why[96];
-	int w;
+	char why[96], *p = why, *const end = why + sizeof(why) - 1;
 
 	if (text == NULL)
 		return;
 	while (allowed[i] != 0 && allowed[i] != v)
 		i++;
 	if (allowed[i] == 0) { /* "not 1, 2 or 4; ignored" */
-		w = snprintf(why, sizeof(why), "not %zu", allowed[0]);
-		for (i = 1; allowed[i] != 0 && w > 0 && (size_t)w < sizeof(why); i++)
-			w += snprintf(why + w, sizeof(why) - (size_t)w, "%s%zu",
-				      allowed[i + 1] ? ", " : " or ", allowed[i]);
-		if (w > 0 && (size_t)w < sizeof(why))
-			snprintf(why + w, sizeof(why) - (size_t)w, "; ignored");
+		p = text_put_size(text_put(p, end, "not "), end, allowed[0]);
+		for (i = 1; allowed[i] != 0; i++)
+			p = text_put_size(text_put(p, end, allowed[i + 1] ? ", " : " or "), end,
+					  allowed[i]);
+		text_put(p, end, "; ignored");
 		env_warn(name, text, why);
 		return;
 	}
