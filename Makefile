@@ -43,7 +43,7 @@ LDLIBS     := -lm -pthread
 GENERIC_SRC := $(wildcard lib/generic/*.c)
 ARCH_SRC    := $(if $(filter generic,$(ARCH_DIR)),,$(wildcard lib/$(ARCH_DIR)/*.c lib/$(ARCH_DIR)/*.S))
 ARCH_NAMES  := $(basename $(notdir $(ARCH_SRC)))
-LIB_SRC     := lib/registry.c lib/cache_info.c $(ARCH_SRC) \
+LIB_SRC     := lib/registry.c lib/cache_info.c lib/text.c $(ARCH_SRC) \
 	$(filter-out $(addprefix lib/generic/,$(addsuffix .c,$(ARCH_NAMES))),$(GENERIC_SRC)) \
 	$(LIB_EXTRA_SRC)
 LIB_OBJ     := $(patsubst %,$(BUILD)/%.o,$(basename $(LIB_SRC)))

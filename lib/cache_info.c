@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cache_info.h"
+#include "text.h"
 
 #define MAX_INDEX 16 /* sysfs numbers a CPU's caches index0, index1, ... */
 
@@ -50,33 +51,16 @@ static size_t cpu_list_count(const char *s)
 	return count;
 }
 
-/* Appends the decimal value of v to p; returns the new end. */
-static char *put_uint(char *p, unsigned long v)
-{
-	char tmp[24];
-	size_t n = 0;
-
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while (v /= 10);
-	while (n)
-		*p++ = tmp[--n];
-	*p = '\0';
-	return p;
-}
-
 /* Reads .../cpu<cpu>/cache/index<i>/<name> into buf, without its newline; -1 if absent. */
 static int read_attr(unsigned long cpu, unsigned long i, const char *name, char *buf, size_t len)
 {
-	char path[128] = "/sys/devices/system/cpu/cpu", *p = path + strlen(path);
+	char path[128], *const end = path + sizeof(path) - 1, *p;
 	ssize_t got;
 	int fd;
 
-	p = put_uint(p, cpu);
-	p = stpcpy(p, "/cache/index");
-	p = put_uint(p, i);
-	*p++ = '/';
-	strcpy(p, name);
+	p = cp_text_put_uint(cp_text_put(path, end, "/sys/devices/system/cpu/cpu"), end, cpu);
+	p = cp_text_put_uint(cp_text_put(p, end, "/cache/index"), end, i);
+	cp_text_put(cp_text_put(p, end, "/"), end, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;

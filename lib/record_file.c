@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "record_file.h"
+#include "text.h"
 
 /* The file being written, buffered: one write(2) per 8 KiB. */
 static struct {
@@ -51,27 +52,13 @@ static void out_char(char c)
 		out_flush();
 }
 
-/* v's decimal digits, most significant first, into d[20]; returns how many. */
-static unsigned decimal(char *d, uint64_t v)
-{
-	char rev[20];
-	unsigned n = 0, len;
-
-	do
-		rev[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	for (len = n; n > 0; d++)
-		*d = rev[--n];
-	return len;
-}
-
 static void out_u64(uint64_t v)
 {
-	char d[20];
-	unsigned n = decimal(d, v);
+	char d[21];
+	const char *end = cp_text_put_uint(d, d + 20, v);
 
-	for (unsigned i = 0; i < n; i++)
-		out_char(d[i]);
+	for (const char *c = d; c < end; c++)
+		out_char(*c);
 }
 
 /*
@@ -187,7 +174,7 @@ bool record_name(char *buf, size_t size, const char *name, const char *suffix)
 	char pid[21];
 	size_t len = 0;
 
-	pid[decimal(pid, (uint64_t)getpid())] = '\0';
+	cp_text_put_uint(pid, pid + sizeof(pid) - 1, (uint64_t)getpid());
 	return append(buf, size, &len, name, pid) && append(buf, size, &len, suffix, pid);
 }
 

@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include "x86_copy.h"
 #include "../generic/copy_compat.h"
+#include "../text.h"
 
 struct variant {
 	const char *isa;
@@ -145,15 +146,16 @@ EARLY copyperf_copy_fn x86_choose_memmove(void)
 	return choose_early()->memmove_fn;
 }
 
-/* "not one of generic, sse2, ...; ignored", from the table itself (no stdio, as tuning.c). */
-static void unknown_variant(char *why, size_t len)
+/* "not one of generic, sse2, ...; ignored" in why, from the table itself; returns why. */
+static const char *unknown_variant(char *why, size_t len)
 {
 	char *p = why, *const end = why + len - 1;
 
-	p = text_put(p, end, "not one of ");
+	p = cp_text_put(p, end, "not one of ");
 	for (size_t i = 0; i < N_VARIANTS; i++)
-		p = text_put(text_put(p, end, i ? ", " : ""), end, variants[i].isa);
-	text_put(p, end, "; ignored");
+		p = cp_text_put(cp_text_put(p, end, i ? ", " : ""), end, variants[i].isa);
+	cp_text_put(p, end, "; ignored");
+	return why;
 }
 
 /* With the C library ready: the thresholds, and a warning about a COPYPERF_ISA not honoured. */
@@ -166,11 +168,9 @@ __attribute__((constructor)) static void tune_at_load(void)
 	x86_tuning = report.t;
 	if (!chosen)
 		choose_early();
-	if (chosen_why == not_a_variant)
-		unknown_variant(why, sizeof(why));
 	if (chosen_why)
 		env_warn("COPYPERF_ISA", want ? want : chosen_want,
-			 chosen_why == not_a_variant ? why : chosen_why);
+			 chosen_why == not_a_variant ? unknown_variant(why, sizeof(why)) : chosen_why);
 	else if (want && *want && !chosen_want[0])
 		env_warn("COPYPERF_ISA", want, "not found in /proc/self/environ at load; ignored");
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "../cache_info.h"
+#include "../text.h"
 #include "x86_copy.h"
 
 /*
@@ -147,36 +148,16 @@ static const char *env_size(const char *name, size_t *out)
 	return v;
 }
 
-char *text_put(char *p, char *end, const char *s)
-{
-	while (*s && p < end)
-		*p++ = *s++;
-	*p = '\0';
-	return p;
-}
-
 void env_warn(const char *name, const char *value, const char *why)
 {
 	char msg[256], *p = msg, *const limit = msg + sizeof(msg) - 2; /* room for '\n' '\0' */
 	const char *parts[] = { "copyperf: ", name, "=", value, ": ", why };
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		p = text_put(p, limit, parts[i]);
+		p = cp_text_put(p, limit, parts[i]);
 	*p++ = '\n';
 	if (write(STDERR_FILENO, msg, (size_t)(p - msg)) < 0)
 		return; /* nowhere left to report it */
-}
-
-/* text_put of v in decimal. */
-static char *text_put_size(char *p, char *end, size_t v)
-{
-	char digits[24], *d = digits + sizeof(digits) - 1;
-
-	*d = '\0';
-	do
-		*--d = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	return text_put(p, end, d);
 }
 
 /* A variable that takes one of a few values (0-terminated): *out and *from set if it holds one. */
@@ -192,11 +173,11 @@ static void env_choice(const char *name, const size_t *allowed, size_t *out,
 	while (allowed[i] != 0 && allowed[i] != v)
 		i++;
 	if (allowed[i] == 0) { /* "not 1, 2 or 4; ignored" */
-		p = text_put_size(text_put(p, end, "not "), end, allowed[0]);
+		p = cp_text_put_uint(cp_text_put(p, end, "not "), end, allowed[0]);
 		for (i = 1; allowed[i] != 0; i++)
-			p = text_put_size(text_put(p, end, allowed[i + 1] ? ", " : " or "), end,
-					  allowed[i]);
-		text_put(p, end, "; ignored");
+			p = cp_text_put_uint(cp_text_put(p, end, allowed[i + 1] ? ", " : " or "), end,
+					     allowed[i]);
+		cp_text_put(p, end, "; ignored");
 		env_warn(name, text, why);
 		return;
 	}

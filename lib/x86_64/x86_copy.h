@@ -81,8 +81,6 @@ void x86_tuning_compute(const struct x86_features *f, struct x86_tuning_report *
 
 /* Warns once on standard error about a bad environment variable, without stdio. */
 void env_warn(const char *name, const char *value, const char *why);
-/* Appends s at p, stopping at end (where the NUL may go); returns the new end of the text. */
-char *text_put(char *p, char *end, const char *s);
 
 /* The variants; each is a whole memcpy/memmove for one instruction set. */
 #define X86_VARIANT(isa)                                                         \

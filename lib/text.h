@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Text without stdio or malloc, for the library's code that may run inside
+ * somebody else's process as its memcpy (the constructor's warnings, the
+ * recorder's file, the sysfs paths): each appends at p, stops at end (where
+ * the NUL may still go), and returns the new end of the text.
+ */
+#ifndef COPYPERF_LIB_TEXT_H
+#define COPYPERF_LIB_TEXT_H
+
+#include <stdint.h>
+
+char *cp_text_put(char *p, char *end, const char *s);
+/* v in decimal. */
+char *cp_text_put_uint(char *p, char *end, uint64_t v);
+
+#endif
