@@ -10,7 +10,7 @@
 
 #define MAX_INDEX 16 /* sysfs numbers a CPU's caches index0, index1, ... */
 
-bool cp_parse_size(const char *s, size_t *out, const char **end)
+bool copyperf_parse_size(const char *s, size_t *out, const char **end)
 {
 	static const char suffixes[] = "KMG";
 	char *stop;
@@ -58,9 +58,9 @@ static int read_attr(unsigned long cpu, unsigned long i, const char *name, char 
 	ssize_t got;
 	int fd;
 
-	p = cp_text_put_uint(cp_text_put(path, end, "/sys/devices/system/cpu/cpu"), end, cpu);
-	p = cp_text_put_uint(cp_text_put(p, end, "/cache/index"), end, i);
-	cp_text_put(cp_text_put(p, end, "/"), end, name);
+	p = copyperf_text_put_uint(copyperf_text_put(path, end, "/sys/devices/system/cpu/cpu"), end, cpu);
+	p = copyperf_text_put_uint(copyperf_text_put(p, end, "/cache/index"), end, i);
+	copyperf_text_put(copyperf_text_put(p, end, "/"), end, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -73,7 +73,7 @@ static int read_attr(unsigned long cpu, unsigned long i, const char *name, char 
 	return 0;
 }
 
-size_t cp_cache_read(unsigned long cpu, struct cp_cache *out, size_t max)
+size_t copyperf_cache_read(unsigned long cpu, struct cp_cache *out, size_t max)
 {
 	size_t n = 0;
 
@@ -91,7 +91,7 @@ size_t cp_cache_read(unsigned long cpu, struct cp_cache *out, size_t max)
 
 			memcpy(c->type, buf, len < sizeof(c->type) ? len : sizeof(c->type) - 1);
 		}
-		if (!read_attr(cpu, i, "size", buf, sizeof(buf)) && !cp_parse_size(buf, &c->size, &end))
+		if (!read_attr(cpu, i, "size", buf, sizeof(buf)) && !copyperf_parse_size(buf, &c->size, &end))
 			c->size = 0;
 		if (!read_attr(cpu, i, "coherency_line_size", buf, sizeof(buf)))
 			c->line = (unsigned)strtoul(buf, NULL, 10);

@@ -22,14 +22,14 @@ struct cp_cache {
 };
 
 /* Reads /sys/devices/system/cpu/cpu<cpu>/cache/index*; returns how many (at most max) it found. */
-size_t cp_cache_read(unsigned long cpu, struct cp_cache *out, size_t max);
+size_t copyperf_cache_read(unsigned long cpu, struct cp_cache *out, size_t max);
 
 /*
  * Parses digits and an optional K, M or G (powers of 1024, either case), as
  * sysfs writes cache sizes and as the COPYPERF_* variables take them. False
  * on anything else or on overflow; *end is where parsing stopped.
  */
-bool cp_parse_size(const char *s, size_t *out, const char **end);
+bool copyperf_parse_size(const char *s, size_t *out, const char **end);
 
 #pragma GCC visibility pop
 

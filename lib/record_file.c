@@ -55,7 +55,7 @@ static void out_char(char c)
 static void out_u64(uint64_t v)
 {
 	char d[21];
-	const char *end = cp_text_put_uint(d, d + 20, v);
+	const char *end = copyperf_text_put_uint(d, d + 20, v);
 
 	for (const char *c = d; c < end; c++)
 		out_char(*c);
@@ -174,7 +174,7 @@ bool record_name(char *buf, size_t size, const char *name, const char *suffix)
 	char pid[21];
 	size_t len = 0;
 
-	cp_text_put_uint(pid, pid + sizeof(pid) - 1, (uint64_t)getpid());
+	copyperf_text_put_uint(pid, pid + sizeof(pid) - 1, (uint64_t)getpid());
 	return append(buf, size, &len, name, pid) && append(buf, size, &len, suffix, pid);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "text.h"
 
-char *cp_text_put(char *p, char *end, const char *s)
+char *copyperf_text_put(char *p, char *end, const char *s)
 {
 	while (*s && p < end)
 		*p++ = *s++;
@@ -9,7 +9,7 @@ char *cp_text_put(char *p, char *end, const char *s)
 	return p;
 }
 
-char *cp_text_put_uint(char *p, char *end, uint64_t v)
+char *copyperf_text_put_uint(char *p, char *end, uint64_t v)
 {
 	char digits[24], *d = digits + sizeof(digits) - 1;
 
@@ -17,5 +17,5 @@ char *cp_text_put_uint(char *p, char *end, uint64_t v)
 	do
 		*--d = (char)('0' + v % 10);
 	while ((v /= 10) != 0);
-	return cp_text_put(p, end, d);
+	return copyperf_text_put(p, end, d);
 }

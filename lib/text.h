@@ -10,8 +10,8 @@
 
 #include <stdint.h>
 
-char *cp_text_put(char *p, char *end, const char *s);
+char *copyperf_text_put(char *p, char *end, const char *s);
 /* v in decimal. */
-char *cp_text_put_uint(char *p, char *end, uint64_t v);
+char *copyperf_text_put_uint(char *p, char *end, uint64_t v);
 
 #endif

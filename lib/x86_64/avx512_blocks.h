@@ -95,7 +95,7 @@ copy_under_64_branchless(unsigned char *d, const unsigned char *s, size_t n)
 
 /* The loop past 8 vectors: its own or AVX2's, as the tuning says (tuning.c). */
 #define VEC_FORWARD(d, s, n) \
-	(x86_tuning.loop_vec == 32 ? x86_forward_avx2(d, s, n) : copy_forward(d, s, n))
+	(copyperf_x86_tuning.loop_vec == 32 ? copyperf_x86_forward_avx2(d, s, n) : copy_forward(d, s, n))
 #define VEC_SMALL_FITS masked_move_fits
 
 #endif

@@ -11,7 +11,7 @@
 #include "vec_copy.h"
 
 /* The AVX2 forward loop, for the AVX-512 variant too (x86_copy.h). */
-VEC_FN void *x86_forward_avx2(unsigned char *d, const unsigned char *s, size_t n)
+VEC_FN void *copyperf_x86_forward_avx2(unsigned char *d, const unsigned char *s, size_t n)
 {
 	return copy_forward(d, s, n);
 }

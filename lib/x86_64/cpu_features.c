@@ -57,7 +57,7 @@ EARLY static void detect(struct x86_features *f)
 		    (r[1] & BMI2) && (xcr0 & XCR0_AVX512) == XCR0_AVX512;
 }
 
-EARLY const struct x86_features *x86_features(void)
+EARLY const struct x86_features *copyperf_x86_features(void)
 {
 	static struct x86_features f;
 	static int done; /* racing first callers compute the same answer */
@@ -72,12 +72,12 @@ EARLY const struct x86_features *x86_features(void)
 	return &f;
 }
 
-EARLY int x86_has_avx2(void)
+EARLY int copyperf_x86_has_avx2(void)
 {
-	return x86_features()->avx2;
+	return copyperf_x86_features()->avx2;
 }
 
-EARLY int x86_has_avx512(void)
+EARLY int copyperf_x86_has_avx512(void)
 {
-	return x86_features()->avx512;
+	return copyperf_x86_features()->avx512;
 }

@@ -26,15 +26,15 @@ struct variant {
 static const struct variant variants[] = {
 	{ "generic", copyperf_generic_memcpy, copyperf_generic_memmove, NULL },
 	{ "sse2", copyperf_memcpy_sse2, copyperf_memmove_sse2, NULL },
-	{ "avx2", copyperf_memcpy_avx2, copyperf_memmove_avx2, x86_has_avx2 },
+	{ "avx2", copyperf_memcpy_avx2, copyperf_memmove_avx2, copyperf_x86_has_avx2 },
 	{ "avx512-branchless", copyperf_memcpy_avx512_branchless,
-	  copyperf_memmove_avx512_branchless, x86_has_avx512 },
-	{ "avx512", copyperf_memcpy_avx512, copyperf_memmove_avx512, x86_has_avx512 },
+	  copyperf_memmove_avx512_branchless, copyperf_x86_has_avx512 },
+	{ "avx512", copyperf_memcpy_avx512, copyperf_memmove_avx512, copyperf_x86_has_avx512 },
 };
 #define N_VARIANTS (sizeof(variants) / sizeof(variants[0]))
 
 /* Empty windows until the constructor has run. */
-struct x86_tuning x86_tuning = { .nt_threshold = (size_t)-1, .nt_streams = 1, .loop_vec = 32 };
+struct x86_tuning copyperf_x86_tuning = { .nt_threshold = (size_t)-1, .nt_streams = 1, .loop_vec = 32 };
 
 static struct x86_tuning_report report;
 static const struct variant *chosen; /* written by the first resolver */
@@ -136,12 +136,12 @@ EARLY static const struct variant *choose_early(void)
 	return chosen;
 }
 
-EARLY copyperf_copy_fn x86_choose_memcpy(void)
+EARLY copyperf_copy_fn copyperf_x86_choose_memcpy(void)
 {
 	return choose_early()->memcpy_fn;
 }
 
-EARLY copyperf_copy_fn x86_choose_memmove(void)
+EARLY copyperf_copy_fn copyperf_x86_choose_memmove(void)
 {
 	return choose_early()->memmove_fn;
 }
@@ -151,10 +151,10 @@ static const char *unknown_variant(char *why, size_t len)
 {
 	char *p = why, *const end = why + len - 1;
 
-	p = cp_text_put(p, end, "not one of ");
+	p = copyperf_text_put(p, end, "not one of ");
 	for (size_t i = 0; i < N_VARIANTS; i++)
-		p = cp_text_put(cp_text_put(p, end, i ? ", " : ""), end, variants[i].isa);
-	cp_text_put(p, end, "; ignored");
+		p = copyperf_text_put(copyperf_text_put(p, end, i ? ", " : ""), end, variants[i].isa);
+	copyperf_text_put(p, end, "; ignored");
 	return why;
 }
 
@@ -164,15 +164,15 @@ __attribute__((constructor)) static void tune_at_load(void)
 	const char *want = getenv("COPYPERF_ISA");
 	char why[160];
 
-	x86_tuning_compute(x86_features(), &report);
-	x86_tuning = report.t;
+	copyperf_x86_tuning_compute(copyperf_x86_features(), &report);
+	copyperf_x86_tuning = report.t;
 	if (!chosen)
 		choose_early();
 	if (chosen_why)
-		env_warn("COPYPERF_ISA", want ? want : chosen_want,
+		copyperf_env_warn("COPYPERF_ISA", want ? want : chosen_want,
 			 chosen_why == not_a_variant ? unknown_variant(why, sizeof(why)) : chosen_why);
 	else if (want && *want && !chosen_want[0])
-		env_warn("COPYPERF_ISA", want, "not found in /proc/self/environ at load; ignored");
+		copyperf_env_warn("COPYPERF_ISA", want, "not found in /proc/self/environ at load; ignored");
 }
 
 static const char *origin(enum tuning_origin o)
@@ -205,7 +205,7 @@ const char *copyperf_describe(void)
 {
 	static char line[400];
 	char *p = line, *end = line + sizeof(line);
-	const struct x86_features *f = x86_features();
+	const struct x86_features *f = copyperf_x86_features();
 	const struct variant *v = chosen ? chosen : choose_early();
 
 	p += snprintf(p, sizeof(line), "x86-64 %s variant (CPU: sse2%s%s%s%s);", v->isa,
@@ -215,19 +215,19 @@ const char *copyperf_describe(void)
 		snprintf(p, (size_t)(end - p), " portable C, no thresholds");
 		return line;
 	}
-	describe_size(&p, end, " rep movsb from", x86_tuning.rep_movsb_min, report.rep_min_from);
-	describe_size(&p, end, " below", x86_tuning.rep_movsb_max, report.rep_max_from);
-	if (x86_tuning.rep_movsb_step)
-		describe_size(&p, end, ", its first line by vectors from", x86_tuning.rep_movsb_step,
+	describe_size(&p, end, " rep movsb from", copyperf_x86_tuning.rep_movsb_min, report.rep_min_from);
+	describe_size(&p, end, " below", copyperf_x86_tuning.rep_movsb_max, report.rep_max_from);
+	if (copyperf_x86_tuning.rep_movsb_step)
+		describe_size(&p, end, ", its first line by vectors from", copyperf_x86_tuning.rep_movsb_step,
 			      report.rep_step_from);
-	describe_size(&p, end, "; non-temporal from", x86_tuning.nt_threshold, report.nt_from);
+	describe_size(&p, end, "; non-temporal from", copyperf_x86_tuning.nt_threshold, report.nt_from);
 	append(&p, end, ", %s (%s)",
-	       x86_tuning.nt_streams == 1   ? "one stream"
-	       : x86_tuning.nt_streams == 2 ? "two streams, one per half"
+	       copyperf_x86_tuning.nt_streams == 1   ? "one stream"
+	       : copyperf_x86_tuning.nt_streams == 2 ? "two streams, one per half"
 					    : "four streams a page apart",
 	       origin(report.nt_streams_from));
-	if (v->available == x86_has_avx512) /* the AVX-512 variants: theirs is the loop it sets */
-		append(&p, end, "; vector loop: %zu-byte loads (%s)", x86_tuning.loop_vec,
+	if (v->available == copyperf_x86_has_avx512) /* the AVX-512 variants: theirs is the loop it sets */
+		append(&p, end, "; vector loop: %zu-byte loads (%s)", copyperf_x86_tuning.loop_vec,
 		       origin(report.loop_vec_from));
 	snprintf(p, (size_t)(end - p), "; caches: L1d %zu B, L2 %zu B, LLC share %zu B", report.l1d,
 		 report.l2, report.llc_share);

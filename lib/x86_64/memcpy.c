@@ -8,7 +8,7 @@
 
 EARLY __attribute__((used)) static copyperf_copy_fn resolve_memcpy(void)
 {
-	return x86_choose_memcpy();
+	return copyperf_x86_choose_memcpy();
 }
 
 void *copyperf_memcpy(void *restrict dst, const void *restrict src, size_t n)

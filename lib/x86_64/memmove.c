@@ -4,7 +4,7 @@
 
 EARLY __attribute__((used)) static copyperf_copy_fn resolve_memmove(void)
 {
-	return x86_choose_memmove();
+	return copyperf_x86_choose_memmove();
 }
 
 void *copyperf_memmove(void *dst, const void *src, size_t n) __attribute__((ifunc("resolve_memmove")));

@@ -82,7 +82,7 @@ static void caches_from_sysfs(struct cache_view *c)
 {
 	int cpu_now = sched_getcpu();
 	struct cp_cache caches[16];
-	size_t n = cp_cache_read(cpu_now < 0 ? 0 : (unsigned long)cpu_now, caches, 16);
+	size_t n = copyperf_cache_read(cpu_now < 0 ? 0 : (unsigned long)cpu_now, caches, 16);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct cp_cache *k = &caches[i];
@@ -140,21 +140,21 @@ static const char *env_size(const char *name, size_t *out)
 
 	if (v == NULL || *v == '\0')
 		return NULL;
-	if (!cp_parse_size(v, &n, &end) || *end != '\0') {
-		env_warn(name, v, "not a size (digits, then optionally K, M or G); ignored");
+	if (!copyperf_parse_size(v, &n, &end) || *end != '\0') {
+		copyperf_env_warn(name, v, "not a size (digits, then optionally K, M or G); ignored");
 		return NULL;
 	}
 	*out = n;
 	return v;
 }
 
-void env_warn(const char *name, const char *value, const char *why)
+void copyperf_env_warn(const char *name, const char *value, const char *why)
 {
 	char msg[256], *p = msg, *const limit = msg + sizeof(msg) - 2; /* room for '\n' '\0' */
 	const char *parts[] = { "copyperf: ", name, "=", value, ": ", why };
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		p = cp_text_put(p, limit, parts[i]);
+		p = copyperf_text_put(p, limit, parts[i]);
 	*p++ = '\n';
 	if (write(STDERR_FILENO, msg, (size_t)(p - msg)) < 0)
 		return; /* nowhere left to report it */
@@ -173,19 +173,19 @@ static void env_choice(const char *name, const size_t *allowed, size_t *out,
 	while (allowed[i] != 0 && allowed[i] != v)
 		i++;
 	if (allowed[i] == 0) { /* "not 1, 2 or 4; ignored" */
-		p = cp_text_put_uint(cp_text_put(p, end, "not "), end, allowed[0]);
+		p = copyperf_text_put_uint(copyperf_text_put(p, end, "not "), end, allowed[0]);
 		for (i = 1; allowed[i] != 0; i++)
-			p = cp_text_put_uint(cp_text_put(p, end, allowed[i + 1] ? ", " : " or "), end,
+			p = copyperf_text_put_uint(copyperf_text_put(p, end, allowed[i + 1] ? ", " : " or "), end,
 					     allowed[i]);
-		cp_text_put(p, end, "; ignored");
-		env_warn(name, text, why);
+		copyperf_text_put(p, end, "; ignored");
+		copyperf_env_warn(name, text, why);
 		return;
 	}
 	*out = v;
 	*from = FROM_ENV;
 }
 
-void x86_tuning_compute(const struct x86_features *f, struct x86_tuning_report *r)
+void copyperf_x86_tuning_compute(const struct x86_features *f, struct x86_tuning_report *r)
 {
 	struct cache_view c = { 0 };
 

@@ -187,9 +187,9 @@ static VEC_FN void *copy_nontemporal(unsigned char *d, const unsigned char *s, s
 	d += skew;
 	s += skew;
 	/* At this point: d is line aligned. */
-	if (x86_tuning.nt_streams > 1) {
+	if (copyperf_x86_tuning.nt_streams > 1) {
 		size_t left = (size_t)(end - d);
-		size_t done = x86_tuning.nt_streams == 2 ? copy_nontemporal_halves(d, s, left)
+		size_t done = copyperf_x86_tuning.nt_streams == 2 ? copy_nontemporal_halves(d, s, left)
 							  : copy_nontemporal_4pages(d, s, left);
 
 		d += done;
@@ -221,7 +221,7 @@ static VEC_FN void *copy_nontemporal(unsigned char *d, const unsigned char *s, s
 static __attribute__((noinline)) VEC_FN void *copy_across_step(unsigned char *d, const unsigned char *s,
 								size_t n)
 {
-	const struct x86_tuning *t = &x86_tuning;
+	const struct x86_tuning *t = &copyperf_x86_tuning;
 	vec_t head[LINE / V];
 
 	for (size_t i = 0; i < LINE / V; i++)
@@ -237,7 +237,7 @@ static __attribute__((noinline)) VEC_FN void *copy_across_step(unsigned char *d,
 /* n > 8V. Each way out is a tail call or returns d: no frame. */
 VEC_INLINE void *copy_large(unsigned char *d, const unsigned char *s, size_t n, int is_move)
 {
-	const struct x86_tuning *t = &x86_tuning;
+	const struct x86_tuning *t = &copyperf_x86_tuning;
 	uintptr_t ahead = (uintptr_t)d - (uintptr_t)s; /* < n: dst overlaps src from above */
 
 	if (is_move && ahead < n)

@@ -39,7 +39,7 @@ struct x86_features {
 };
 
 /* Reads CPUID and XGETBV once. */
-EARLY const struct x86_features *x86_features(void);
+EARLY const struct x86_features *copyperf_x86_features(void);
 
 /*
  * Sizes above the small-copy range (8 vectors), when the buffers are
@@ -57,7 +57,7 @@ struct x86_tuning {
 	size_t loop_vec; /* the AVX-512 variant's vector loop moves 64 or 32 bytes a load */
 };
 
-extern struct x86_tuning x86_tuning;
+extern struct x86_tuning copyperf_x86_tuning;
 
 /* Whether 'rep movsb' takes n: rep_movsb_min <= n < rep_movsb_max, in one compare. */
 static inline bool x86_rep_movsb_takes(const struct x86_tuning *t, size_t n)
@@ -77,10 +77,10 @@ struct x86_tuning_report {
 };
 
 /* Derives the thresholds from the machine, then applies the environment's overrides. */
-void x86_tuning_compute(const struct x86_features *f, struct x86_tuning_report *r);
+void copyperf_x86_tuning_compute(const struct x86_features *f, struct x86_tuning_report *r);
 
 /* Warns once on standard error about a bad environment variable, without stdio. */
-void env_warn(const char *name, const char *value, const char *why);
+void copyperf_env_warn(const char *name, const char *value, const char *why);
 
 /* The variants; each is a whole memcpy/memmove for one instruction set. */
 #define X86_VARIANT(isa)                                                         \
@@ -92,17 +92,17 @@ X86_VARIANT(avx512);
 X86_VARIANT(avx512_branchless); /* AVX-512 without a size test under 64 B */
 
 /* The AVX2 variant's forward loop, n > 256 bytes (copy_avx2.c). */
-void *x86_forward_avx2(unsigned char *d, const unsigned char *s, size_t n);
+void *copyperf_x86_forward_avx2(unsigned char *d, const unsigned char *s, size_t n);
 
 /* The string copy alone, a routine in the registry (rep_movsb.c). */
 void *copyperf_rep_movsb(void *dst, const void *src, size_t n);
 
-EARLY int x86_has_avx2(void);
-EARLY int x86_has_avx512(void);
+EARLY int copyperf_x86_has_avx2(void);
+EARLY int copyperf_x86_has_avx512(void);
 
 /* The ifunc resolvers' answers (dispatch.c): what copyperf_memcpy/copyperf_memmove become. */
-EARLY copyperf_copy_fn x86_choose_memcpy(void);
-EARLY copyperf_copy_fn x86_choose_memmove(void);
+EARLY copyperf_copy_fn copyperf_x86_choose_memcpy(void);
+EARLY copyperf_copy_fn copyperf_x86_choose_memmove(void);
 
 #pragma GCC visibility pop
 

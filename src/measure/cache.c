@@ -129,7 +129,7 @@ void cache_flush(const void *p, size_t len)
 /* Sysfs by the library's reader, the one its thresholds come from. */
 size_t cache_levels(struct cp_cache *levels, size_t max)
 {
-	size_t n = cp_cache_read(0, levels, max);
+	size_t n = copyperf_cache_read(0, levels, max);
 
 #ifdef _SC_LEVEL1_DCACHE_SIZE
 	if (n == 0) { /* no sysfs: glibc's own view, where it has one */

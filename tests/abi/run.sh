@@ -2,9 +2,12 @@
 # test-abi: libcopyperf.so exports exactly the functions include/copyperf.h declares, all in
 # the version node of lib/libcopyperf.map, under the SONAME libcopyperf.so.<major>; so a new
 # export is a line added to the header and the map, never an internal function let out.
-# Usage: run.sh LIBRARY(the real file) HEADER MAP SONAME
+# The static archive hides nothing from a program linked with it, so every name it defines
+# carries the library's prefix: an internal helper called env_warn or x86_features would
+# clash with a program's own.
+# Usage: run.sh LIBRARY(the real file) HEADER MAP SONAME ARCHIVE
 set -u
-so=$1 header=$2 map=$3 soname=$4
+so=$1 header=$2 map=$3 soname=$4 archive=$5
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../tally.sh"
 
@@ -49,6 +52,32 @@ if ${CC:-cc} -I"$(dirname "$header")" -o "$tmp/use" "$tmp/use.c" -L"$dir" -lcopy
 		bad "a program linked with -lcopyperf does not bind copyperf_memcpy@$node from $soname"
 else
 	bad "a program linked with -lcopyperf: $(cat "$tmp/err")"
+fi
+# The static archive: every global name it defines starts with copyperf_, and a program that
+# defines the old internal names (and common ones) for itself links with it and runs.
+nm -g --defined-only "$archive" >"$tmp/nm-a" 2>"$tmp/err" || { bad "nm $archive: $(cat "$tmp/err")"; tally abi; exit 1; }
+awk 'NF == 3 { print $3 }' "$tmp/nm-a" | sort -u >"$tmp/defined"
+[ "$(wc -l <"$tmp/defined")" -ge 20 ] && ok "$archive defines $(wc -l <"$tmp/defined") global names" ||
+	bad "$archive defines only $(wc -l <"$tmp/defined") global names: nm's output is no longer read"
+stray=$(grep -v '^copyperf_' "$tmp/defined" | tr '\n' ' ')
+[ -z "$stray" ] && ok "every global name in $archive starts with copyperf_" ||
+	bad "$archive defines names without the copyperf_ prefix, which clash with a program's own: $stray"
+cat >"$tmp/own.c" <<'C'
+#include <copyperf.h>
+#include <string.h>
+/* Names a program may well have; the library's internals once had some of them. */
+int env_warn, x86_features, x86_tuning, text_put, cache_read, parse_size;
+int main(void)
+{
+	char a[300] = "statically linked", b[300];
+	return copyperf_memcpy(b, a, sizeof a) != b || strcmp(a, b) != 0 || env_warn + x86_features;
+}
+C
+if ${CC:-cc} -static -I"$(dirname "$header")" -o "$tmp/own" "$tmp/own.c" "$archive" 2>"$tmp/err" &&
+	"$tmp/own"; then
+	ok "a static program with its own env_warn, x86_features and x86_tuning links with $archive and runs"
+else
+	bad "a static program with names of its own and $archive: $(head -n 3 "$tmp/err")"
 fi
 # The header alone compiles in every language it says it serves: C89 to C17, and C++.
 echo '#include <copyperf.h>' >"$tmp/alone.c"

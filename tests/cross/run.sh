@@ -12,6 +12,12 @@ results=$tmp/results
 : >"$results"
 : >"$tmp/runs"
 jobs=${JOBS:-$(nproc)}
+# The builds here run -j$jobs each: a parent make's -j and jobserver (make -j2 test-cross)
+# would only make them warn that it is reset, which the warning check below takes for the
+# compiler's. Its other flags and variables stay.
+MAKEFLAGS=$(printf '%s' "${MAKEFLAGS:-}" | sed 's/--jobserver-[a-z]*=[^ ]*//g; s/\(^\| \)-j[0-9]*//g')
+export MAKEFLAGS
+unset MFLAGS
 
 # One line per check, appended (whole lines: safe from the parallel runs below).
 ok() { echo ok >>"$results"; }

@@ -14,7 +14,7 @@ static size_t parsed(const char *s, const char *rest)
 	size_t v = 0;
 	const char *end = NULL;
 
-	assert_true(cp_parse_size(s, &v, &end));
+	assert_true(copyperf_parse_size(s, &v, &end));
 	assert_string_equal(end, rest);
 	return v;
 }
@@ -24,7 +24,7 @@ static void rejected(const char *s)
 	size_t v = 7;
 	const char *end;
 
-	assert_false(cp_parse_size(s, &v, &end));
+	assert_false(copyperf_parse_size(s, &v, &end));
 }
 
 static void test_sizes(void **state)
@@ -50,7 +50,7 @@ static void test_sizes(void **state)
 static void test_this_machine(void **state)
 {
 	struct cp_cache c[16];
-	size_t n = cp_cache_read(0, c, 16);
+	size_t n = copyperf_cache_read(0, c, 16);
 
 	(void)state;
 	if (access("/sys/devices/system/cpu/cpu0/cache/index0/level", R_OK) != 0) {
@@ -66,9 +66,9 @@ static void test_this_machine(void **state)
 		assert_true(c[i].size >= 1024);
 		assert_true(c[i].shared_cpus >= 1);
 	}
-	assert_int_equal(cp_cache_read(0, c, 1), 1); /* max is respected */
-	assert_int_equal(cp_cache_read(0, c, 0), 0);
-	assert_int_equal(cp_cache_read(1u << 30, c, 16), 0); /* no such CPU */
+	assert_int_equal(copyperf_cache_read(0, c, 1), 1); /* max is respected */
+	assert_int_equal(copyperf_cache_read(0, c, 0), 0);
+	assert_int_equal(copyperf_cache_read(1u << 30, c, 16), 0); /* no such CPU */
 }
 
 int main(void)

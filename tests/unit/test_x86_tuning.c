@@ -38,7 +38,7 @@ static struct x86_tuning_report computed(unsigned amd_family, bool erms)
 	struct x86_features f = cpu(amd_family, erms);
 	struct x86_tuning_report r;
 
-	x86_tuning_compute(&f, &r);
+	copyperf_x86_tuning_compute(&f, &r);
 	/* Whatever the family: the string copy's window, if any, ends where the non-temporal one starts. */
 	assert_true(r.t.rep_movsb_min <= r.t.rep_movsb_max);
 	assert_true(r.t.rep_movsb_max <= r.t.nt_threshold);
@@ -107,11 +107,11 @@ static void test_override(void **state)
 
 	(void)state;
 	setenv("COPYPERF_LOOP_VEC", "64", 1);
-	x86_tuning_compute(&zen4, &r);
+	copyperf_x86_tuning_compute(&zen4, &r);
 	assert_int_equal(r.t.loop_vec, 64);
 	assert_int_equal(r.loop_vec_from, FROM_ENV);
 	setenv("COPYPERF_LOOP_VEC", "48", 1); /* warned about on stderr, then ignored */
-	x86_tuning_compute(&zen4, &r);
+	copyperf_x86_tuning_compute(&zen4, &r);
 	assert_int_equal(r.t.loop_vec, 32);
 	assert_int_equal(r.loop_vec_from, FROM_MACHINE);
 	unsetenv("COPYPERF_LOOP_VEC");
@@ -127,5 +127,5 @@ int main(void)
 		cmocka_unit_test_setup(test_override, no_overrides),
 	};
 
-	return cmocka_run_group_tests_name("x86_tuning", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("copyperf_x86_tuning", tests, NULL, NULL);
 }
