@@ -34,7 +34,8 @@ static const struct variant variants[] = {
 #define N_VARIANTS (sizeof(variants) / sizeof(variants[0]))
 
 /* Empty windows until the constructor has run. */
-struct x86_tuning copyperf_x86_tuning = { .nt_threshold = (size_t)-1, .nt_streams = 1, .loop_vec = 32 };
+struct x86_tuning copyperf_x86_tuning = { .nt_threshold = (size_t)-1, .nt_streams = 1,
+					  .loop_vec = 32 };
 
 static struct x86_tuning_report report;
 static const struct variant *chosen; /* written by the first resolver */
@@ -170,9 +171,11 @@ __attribute__((constructor)) static void tune_at_load(void)
 		choose_early();
 	if (chosen_why)
 		copyperf_env_warn("COPYPERF_ISA", want ? want : chosen_want,
-			 chosen_why == not_a_variant ? unknown_variant(why, sizeof(why)) : chosen_why);
+				  chosen_why == not_a_variant ? unknown_variant(why, sizeof(why))
+							      : chosen_why);
 	else if (want && *want && !chosen_want[0])
-		copyperf_env_warn("COPYPERF_ISA", want, "not found in /proc/self/environ at load; ignored");
+		copyperf_env_warn("COPYPERF_ISA", want,
+				  "not found in /proc/self/environ at load; ignored");
 }
 
 static const char *origin(enum tuning_origin o)
@@ -207,6 +210,7 @@ const char *copyperf_describe(void)
 	char *p = line, *end = line + sizeof(line);
 	const struct x86_features *f = copyperf_x86_features();
 	const struct variant *v = chosen ? chosen : choose_early();
+	const struct x86_tuning *t = &copyperf_x86_tuning;
 
 	p += snprintf(p, sizeof(line), "x86-64 %s variant (CPU: sse2%s%s%s%s);", v->isa,
 		      f->avx2 ? " avx2" : "", f->avx512 ? " avx512" : "", f->erms ? " erms" : "",
@@ -215,19 +219,19 @@ const char *copyperf_describe(void)
 		snprintf(p, (size_t)(end - p), " portable C, no thresholds");
 		return line;
 	}
-	describe_size(&p, end, " rep movsb from", copyperf_x86_tuning.rep_movsb_min, report.rep_min_from);
-	describe_size(&p, end, " below", copyperf_x86_tuning.rep_movsb_max, report.rep_max_from);
-	if (copyperf_x86_tuning.rep_movsb_step)
-		describe_size(&p, end, ", its first line by vectors from", copyperf_x86_tuning.rep_movsb_step,
+	describe_size(&p, end, " rep movsb from", t->rep_movsb_min, report.rep_min_from);
+	describe_size(&p, end, " below", t->rep_movsb_max, report.rep_max_from);
+	if (t->rep_movsb_step)
+		describe_size(&p, end, ", its first line by vectors from", t->rep_movsb_step,
 			      report.rep_step_from);
-	describe_size(&p, end, "; non-temporal from", copyperf_x86_tuning.nt_threshold, report.nt_from);
+	describe_size(&p, end, "; non-temporal from", t->nt_threshold, report.nt_from);
 	append(&p, end, ", %s (%s)",
-	       copyperf_x86_tuning.nt_streams == 1   ? "one stream"
-	       : copyperf_x86_tuning.nt_streams == 2 ? "two streams, one per half"
-					    : "four streams a page apart",
+	       t->nt_streams == 1   ? "one stream"
+	       : t->nt_streams == 2 ? "two streams, one per half"
+				    : "four streams a page apart",
 	       origin(report.nt_streams_from));
 	if (v->available == copyperf_x86_has_avx512) /* the AVX-512 variants: theirs is the loop it sets */
-		append(&p, end, "; vector loop: %zu-byte loads (%s)", copyperf_x86_tuning.loop_vec,
+		append(&p, end, "; vector loop: %zu-byte loads (%s)", t->loop_vec,
 		       origin(report.loop_vec_from));
 	snprintf(p, (size_t)(end - p), "; caches: L1d %zu B, L2 %zu B, LLC share %zu B", report.l1d,
 		 report.l2, report.llc_share);

@@ -175,8 +175,8 @@ static void env_choice(const char *name, const size_t *allowed, size_t *out,
 	if (allowed[i] == 0) { /* "not 1, 2 or 4; ignored" */
 		p = copyperf_text_put_uint(copyperf_text_put(p, end, "not "), end, allowed[0]);
 		for (i = 1; allowed[i] != 0; i++)
-			p = copyperf_text_put_uint(copyperf_text_put(p, end, allowed[i + 1] ? ", " : " or "), end,
-					     allowed[i]);
+			p = copyperf_text_put_uint(
+				copyperf_text_put(p, end, allowed[i + 1] ? ", " : " or "), end, allowed[i]);
 		copyperf_text_put(p, end, "; ignored");
 		copyperf_env_warn(name, text, why);
 		return;
