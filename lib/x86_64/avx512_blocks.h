@@ -36,13 +36,13 @@ ALWAYS_INLINE int masked_move_fits(const void *d, const void *s)
 	uintptr_t room_s = -(uintptr_t)s & 0xfe0, room_d = -(uintptr_t)d & 0xfe0;
 
 	/*
-	 * Both fields nonzero, as one test: a zero field's decrement wraps to all
-	 * ones, any other stays under 0x1000, and so does the OR of two. Zen 5, in
-	 * copyperf's own walk: two tests (a branch each) ran 16 and 32 B 10%
-	 * slower; the mixes' geometric means moved up to 4%, up in 10 of 12
-	 * (BENCHMARKS.md, eighteenth session).
+	 * Both nonzero, as one test: a product under 2^24. A branch for each ran
+	 * 16 and 32 B 10% slower in copyperf's own walk on Zen 5. The same test as
+	 * an OR of the two decrements made gcc copy src and n at the entry, and
+	 * the sweep's 512 B row, which never comes here, lost 2.5% (BENCHMARKS.md,
+	 * eighteenth session).
 	 */
-	return ((room_s - 1) | (room_d - 1)) < 0x1000;
+	return room_s * room_d != 0;
 }
 
 /*
