@@ -32,7 +32,7 @@
  */
 ALWAYS_INLINE int masked_move_fits(const void *d, const void *s)
 {
-	/* 0 (-p mod 4096 < 32) exactly when p is 0 or more than 4064 bytes into its page */
+	/* Each 0 (-p mod 4096 < 32) exactly when its pointer is 0 or more than 4064 bytes into its page */
 	uintptr_t room_s = -(uintptr_t)s & 0xfe0, room_d = -(uintptr_t)d & 0xfe0;
 
 	/*
