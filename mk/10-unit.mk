@@ -3,8 +3,9 @@ TEST_SUITES   += test-unit test-cli
 # libnuma1: the --numa tests (copyperf loads libnuma.so.1 with dlopen, it does not link it).
 TEST_PACKAGES += libcmocka-dev libnuma1 gnuplot-nox
 
-# test_x86_tuning.c: the x86-64 thresholds, where the library has them.
-UNIT_SRC   := $(filter-out $(if $(filter x86_64,$(ARCH_DIR)),,tests/unit/test_x86_tuning.c),\
+# test_x86_tuning.c, test_masked_fits.c: the x86-64 thresholds and page test, where the library has them.
+UNIT_X86   := tests/unit/test_x86_tuning.c tests/unit/test_masked_fits.c
+UNIT_SRC   := $(filter-out $(if $(filter x86_64,$(ARCH_DIR)),,$(UNIT_X86)),\
 	$(wildcard tests/unit/test_*.c))
 UNIT_BIN   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 # A copyperf with a deliberately wrong routine registered, to prove verification catches it.
