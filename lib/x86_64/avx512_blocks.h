@@ -18,31 +18,28 @@
 #include "vec_blocks.h"
 
 /*
- * Whether the masked move may take this call: each pointer lies 1..4064 bytes
- * into its page, so that its 32-byte window stays in that page, and so does
- * the byte before it. A masked-off byte in an unmapped or read-only page
- * costs a suppressed fault, 100-800 ns (bench/masked_ops.c). For n >= 1 the
- * pointers' own pages are in use; a copy of 0 bytes may come with NULL or
- * with pointers one past an object's end. NULL, and one past an object that
- * ends at a page's end, lie 0 bytes into their page and are refused; one past
- * any other object has the object's last byte in its page. So a copy of 0
+ * Whether the masked move may take this call: each pointer's 32-byte window
+ * ends in the page that holds the copy's last byte there or, for a copy of
+ * 0 bytes, the byte before the pointer. A masked-off byte in an unmapped or
+ * read-only page costs a suppressed fault, 300-800 ns (bench/masked_ops.c);
+ * a page the copy's own bytes lie in is in use. A copy of 0 bytes may come
+ * with NULL or with pointers one past an object's end: NULL is refused, and
+ * one past an object has the object's last byte before it; so a copy of 0
  * bytes takes the masked move with an empty mask, and no branch of its own.
- * Refused, and sent to the plain moves: 0.8% of random pointers, and the
- * first byte of every page.
+ * Refused, for the plain moves: a window that reaches past its page while
+ * the copy's bytes do not, (32 - n) / 4096 of random pointers each for
+ * 1 <= n <= 32 (never at 32 bytes), and 0-byte copies at a page's first byte.
+ * Each term is 0 (x ^ y < 4096) exactly when x and y, less than 64 bytes
+ * apart, lie in one page. The rule before (each pointer 1..4064 bytes into
+ * its page, whatever n) also refused every copy that starts a page, and in
+ * copyperf's own walk the 32 B row ran at 0.93-0.96x glibc for most
+ * placements of the two buffers, 1.00x now (BENCHMARKS.md, nineteenth session).
  */
-ALWAYS_INLINE int masked_move_fits(const void *d, const void *s)
+ALWAYS_INLINE int masked_move_fits(const void *d, const void *s, size_t n)
 {
-	/* Each 0 (-p mod 4096 < 32) exactly when its pointer is 0 or more than 4064 bytes into its page */
-	uintptr_t room_s = -(uintptr_t)s & 0xfe0, room_d = -(uintptr_t)d & 0xfe0;
+	uintptr_t ps = (uintptr_t)s, pd = (uintptr_t)d;
 
-	/*
-	 * Both nonzero, as one test: a product under 2^24. A branch for each ran
-	 * 16 and 32 B 10% slower in copyperf's own walk on Zen 5. The same test as
-	 * an OR of the two decrements made gcc copy src and n at the entry, and
-	 * the sweep's 512 B row, which never comes here, lost 2.5% (BENCHMARKS.md,
-	 * eighteenth session).
-	 */
-	return room_s * room_d != 0;
+	return (((ps + 31) ^ (ps + n - 1)) | ((pd + 31) ^ (pd + n - 1))) < 4096;
 }
 
 /*

@@ -5,7 +5,7 @@
  * (the compiler target), vec_t and the VEC_LOAD/STOREU/STOREA/STREAM
  * operations, and, where the ISA has byte masks, may replace the copy of
  * fewer than 64 bytes (VEC_SMALL(d, s, n), for the calls that
- * VEC_SMALL_FITS(d, s) says it may take); it gets
+ * VEC_SMALL_FITS(d, s, n) says it may take); it gets
  * copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
  * Pieces, by size: up to 64 bytes, masked moves (VEC_SMALL) or four
@@ -359,7 +359,7 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	__asm__("" : "+a"(dst));
 #ifdef VEC_SMALL
 	if (__builtin_expect(n < 64, 1)) { /* most calls of a mix */
-		if (__builtin_expect(!VEC_SMALL_FITS(d, s), 0))
+		if (__builtin_expect(!VEC_SMALL_FITS(d, s, n), 0))
 			return copy_small_plain(d, s, n);
 		VEC_SMALL(d, s, n);
 		return dst;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The AVX-512 copy's page test (lib/x86_64/avx512_blocks.h), against what it
- * stands for, at every page offset of both pointers. A wrong "fits" stays a
+ * stands for, at every page offset of both pointers and the sizes that matter. A wrong "fits" stays a
  * correct copy (a masked-off byte does not fault) that costs a suppressed
  * fault, hundreds of nanoseconds; a wrong "does not fit" sends a call to the
  * slower plain moves. No copy test can see either: this one can.
@@ -16,43 +16,59 @@
 #define PAGE 4096u
 #define WINDOW 32u /* copy_under_64's masked move: one 32-byte window from each pointer */
 
-/*
- * The rule in words: the window [p, p + WINDOW) and the byte before p lie in
- * p's page. (p's page is in use for n >= 1; for n = 0, a pointer one past an
- * object has the object's last byte at p - 1.)
- */
-static int window_in_page(uintptr_t p)
+/* Page number of an address. */
+static uintptr_t page_of(uintptr_t a)
 {
-	uintptr_t page = p & ~(uintptr_t)(PAGE - 1);
+	return a / PAGE;
+}
 
-	return p - 1 >= page && p - 1 < page + PAGE && p + WINDOW - 1 < page + PAGE;
+/*
+ * The rule in words: each byte of the window [p, p + WINDOW) lies in a page
+ * that holds a byte of the copy [p, p + n), or for n = 0 the byte before p
+ * (one past an object: the object's last byte). Those pages are in use; no
+ * other page may be.
+ */
+static int window_safe(uintptr_t p, size_t n)
+{
+	uintptr_t first = n ? page_of(p) : page_of(p - 1), last = n ? page_of(p + n - 1) : first;
+
+	return page_of(p) >= first && page_of(p + WINDOW - 1) <= last;
 }
 
 /* Pages where the pointers may lie: the first, an everyday one, the last of user space. */
 static const uintptr_t pages[] = { 0, 0x55d4c0e3f000, 0x7ffffffff000 };
+/* The sizes that matter: none, the smallest, around the window's width, the largest under 64. */
+static const size_t sizes[] = { 0, 1, 8, 31, 32, 33, 63 };
 
+/*
+ * Every offset pair, in three pairs of pages: never "fits" where a window
+ * would reach an unused page, and up to WINDOW bytes, where the masked move
+ * is the copy, "fits" wherever both windows are safe (above, the plain moves
+ * copy and a refusal costs nothing but the branch).
+ */
 static void test_every_offset_pair(void **state)
 {
-	unsigned refused = 0;
-
 	(void)state;
-	for (size_t ps = 0; ps < sizeof(pages) / sizeof(pages[0]); ps++)
-		for (uintptr_t so = 0; so < PAGE; so++) {
-			uintptr_t s = pages[ps] + so;
-			int s_ok = window_in_page(s);
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t n = sizes[k];
 
-			for (uintptr_t dof = 0; dof < PAGE; dof++) {
-				uintptr_t d = pages[(ps + 1) % 3] + dof;
-				int want = s_ok && window_in_page(d);
+		for (size_t ps = 0; ps < sizeof(pages) / sizeof(pages[0]); ps++)
+			for (uintptr_t so = 0; so < PAGE; so++) {
+				uintptr_t s = pages[ps] + so;
+				int s_ok = window_safe(s, n);
 
-				if (masked_move_fits((const void *)d, (const void *)s) != want)
-					fail_msg("masked_move_fits(dst at %#lx, src at %#lx): %d, want %d",
-						 (unsigned long)d, (unsigned long)s, !want, want);
-				refused += !want;
+				for (uintptr_t dof = 0; dof < PAGE; dof++) {
+					uintptr_t d = pages[(ps + 1) % 3] + dof;
+					int safe = s_ok && window_safe(d, n);
+					int fits = masked_move_fits((const void *)d, (const void *)s, n);
+
+					if (fits ? !safe : safe && n <= WINDOW)
+						fail_msg("masked_move_fits(dst at %#lx, src at %#lx, %zu): %d, "
+							 "both windows safe: %d",
+							 (unsigned long)d, (unsigned long)s, n, fits, safe);
+				}
 			}
-		}
-	/* What the header says it gives up: about 0.8% of random pointers each, 1.6% of pairs. */
-	assert_true(refused < 3 * PAGE * PAGE * 17 / 1000);
+	}
 }
 
 /* The edges by name, should the rule above ever be wrong in the same way as the code. */
@@ -62,14 +78,18 @@ static void test_edges(void **state)
 	const unsigned char *const mid = base + 100;
 
 	(void)state;
-	assert_false(masked_move_fits(mid, NULL));
-	assert_false(masked_move_fits(NULL, mid));
-	assert_false(masked_move_fits(mid, base));               /* 0 bytes in: p - 1 is the last page's */
-	assert_true(masked_move_fits(mid, base + 1));
-	assert_true(masked_move_fits(mid, base + PAGE - WINDOW)); /* the window ends at the page's end */
-	assert_false(masked_move_fits(mid, base + PAGE - WINDOW + 1));
-	assert_false(masked_move_fits(base + PAGE - 1, mid));
-	assert_true(masked_move_fits(base + PAGE + 1, mid));
+	assert_false(masked_move_fits(mid, NULL, 0));
+	assert_false(masked_move_fits(NULL, mid, 0));
+	assert_false(masked_move_fits(mid, base, 0));     /* one past an object ending a page */
+	assert_true(masked_move_fits(mid, base, 1));      /* the first byte of a page */
+	assert_true(masked_move_fits(mid, base, 32));
+	assert_true(masked_move_fits(mid, base + 1, 0));
+	assert_true(masked_move_fits(mid, base + PAGE - WINDOW, 0)); /* the window ends at the page's end */
+	assert_false(masked_move_fits(mid, base + PAGE - WINDOW + 1, 0));
+	assert_false(masked_move_fits(mid, base + PAGE - 8, 8)); /* the window 24 bytes into the next page */
+	assert_true(masked_move_fits(mid, base + PAGE - 8, 9));  /* the copy there too */
+	assert_false(masked_move_fits(base + PAGE - 1, mid, 1));
+	assert_true(masked_move_fits(base + PAGE + 1, mid, 1));
 }
 
 int main(void)
