@@ -284,7 +284,9 @@ static int report_dist(unsigned t);
 static int report_far(unsigned t);
 
 static const struct table tables[] = {
-	{ "sweep", "sweep: the seed's walk, chunks 8 B-64 KiB through 64 KiB buffers, hot cache",
+	{ "sweep", "sweep: the seed's walk, chunks 8 B-64 KiB through 64 KiB buffers, hot cache\n"
+		   "(both page-aligned: one page offset, as the seed's kmalloc'd buffers and malloc's large\n"
+		   " blocks have; other placements: BENCHMARKS.md, nineteenth session)",
 	  measure_sweep, SEED_BUFFER, 0, SWEEP_BYTES,
 	  SIZES(8, 16, 32, 64, 128, 256, 512, KIB(1), KIB(2), KIB(4), KIB(8), KIB(16), KIB(32),
 		KIB(64)),
