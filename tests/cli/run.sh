@@ -544,7 +544,7 @@ else
 fi
 # --numa: verified runs; on one node, one note and no more.
 for where in local interleave 0; do
-	"$cp" -q -c hot -s 4K -t 256K -n 1 -r memcpy -j 2 --numa "$where" >"$tmp/t" 2>"$tmp/err" &&
+	"$cp" -q -c hot -s 4K -t 8M -n 1 -r memcpy -j 2 --numa "$where" >"$tmp/t" 2>"$tmp/err" &&
 		[ "$(grep -c ' yes$' "$tmp/t")" -eq 1 ] && grep -q "^buffers: .*--numa $where)$" "$tmp/t" && ok ||
 		bad "--numa $where: $(cat "$tmp/t" "$tmp/err")"
 	if [ "$nodes" -eq 1 ]; then
