@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The AVX-512 copy's page test (lib/x86_64/avx512_blocks.h), against what it
- * stands for, at every page offset of both pointers and the sizes that matter. A wrong "fits" stays a
- * correct copy (a masked-off byte does not fault) that costs a suppressed
- * fault, hundreds of nanoseconds; a wrong "does not fit" sends a call to the
- * slower plain moves. No copy test can see either: this one can.
+ * stands for, at every page offset of both pointers and the sizes that
+ * matter. A wrong "fits" stays a correct copy (a masked-off byte does not
+ * fault) that costs a suppressed fault, hundreds of nanoseconds; a wrong
+ * "does not fit" sends a call to the slower plain moves. No copy test can
+ * see either: this one can.
  */
 #include <stdarg.h>
 #include <stddef.h>
