@@ -17,8 +17,10 @@
 
 #include "vec_blocks.h"
 
+#define MASKED_WINDOW 32 /* bytes from each pointer that copy_under_64's masked move spans */
+
 /*
- * Whether the masked move may take this call: each pointer's 32-byte window
+ * Whether the masked move may take this call: each pointer's window
  * ends in the page that holds the copy's last byte there or, for a copy of
  * 0 bytes, the byte before the pointer. A masked-off byte in an unmapped or
  * read-only page costs a suppressed fault, 300-800 ns (bench/masked_ops.c);
@@ -38,8 +40,9 @@
 ALWAYS_INLINE int masked_move_fits(const void *d, const void *s, size_t n)
 {
 	uintptr_t ps = (uintptr_t)s, pd = (uintptr_t)d;
+	uintptr_t end_s = ps + MASKED_WINDOW - 1, end_d = pd + MASKED_WINDOW - 1;
 
-	return (((ps + 31) ^ (ps + n - 1)) | ((pd + 31) ^ (pd + n - 1))) < 4096;
+	return ((end_s ^ (ps + n - 1)) | (end_d ^ (pd + n - 1))) < 4096;
 }
 
 /*

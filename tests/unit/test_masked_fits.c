@@ -15,7 +15,7 @@
 #include "../lib/x86_64/avx512_blocks.h"
 
 #define PAGE 4096u
-#define WINDOW 32u /* copy_under_64's masked move: one 32-byte window from each pointer */
+#define WINDOW ((uintptr_t)MASKED_WINDOW)
 
 /* Page number of an address. */
 static uintptr_t page_of(uintptr_t a)
@@ -38,6 +38,7 @@ static int window_safe(uintptr_t p, size_t n)
 
 /* Pages where the pointers may lie: the first, an everyday one, the last of user space. */
 static const uintptr_t pages[] = { 0, 0x55d4c0e3f000, 0x7ffffffff000 };
+#define N_PAGES (sizeof(pages) / sizeof(pages[0]))
 /* The sizes that matter: none, the smallest, around the window's width, the largest under 64. */
 static const size_t sizes[] = { 0, 1, 8, 31, 32, 33, 63 };
 
@@ -53,13 +54,13 @@ static void test_every_offset_pair(void **state)
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		size_t n = sizes[k];
 
-		for (size_t ps = 0; ps < sizeof(pages) / sizeof(pages[0]); ps++)
+		for (size_t ps = 0; ps < N_PAGES; ps++)
 			for (uintptr_t so = 0; so < PAGE; so++) {
 				uintptr_t s = pages[ps] + so;
 				int s_ok = window_safe(s, n);
 
 				for (uintptr_t dof = 0; dof < PAGE; dof++) {
-					uintptr_t d = pages[(ps + 1) % 3] + dof;
+					uintptr_t d = pages[(ps + 1) % N_PAGES] + dof;
 					int safe = s_ok && window_safe(d, n);
 					int fits = masked_move_fits((const void *)d, (const void *)s, n);
 
