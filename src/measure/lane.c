@@ -107,9 +107,11 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 	}
 	l->touched = l->count * chunk < l->walk ? l->count * chunk : l->walk;
 	l->wrong_pass_at = SIZE_MAX;
-	if (l->count * chunk > l->walk && l->ref_start != l->start) { /* a wrap: passes checked */
+	if (l->count * chunk > l->walk && (l->ref_start != l->start || l->ref_len < l->walk)) {
+		/* a wrap: passes checked, against a walk no shorter than this one */
 		pattern_fill(l->ref, l->walk, PATTERN_BIAS + l->start, 0);
 		l->ref_start = l->start;
+		l->ref_len = l->walk;
 	}
 	l->checked_in_walk = pattern_pass_checked_in_walk(o->cache == CACHE_HOT, l->walk);
 	pattern_fill(l->dst + l->start - CANARY, l->touched + 2 * CANARY,

@@ -34,12 +34,13 @@ struct lane {
 	size_t last_pass;     /* what the walk's last pass copied, from start */
 	size_t wrong_pass_at; /* a checked pass's first wrong byte, from start; SIZE_MAX: none */
 	/*
-	 * What a right pass leaves, the source's bytes from ref_start (SIZE_MAX:
-	 * none yet) in memory no routine is given: a routine that writes its
-	 * source (its arguments swapped, say) cannot make a wrong pass look right.
+	 * What a right pass leaves, the source's ref_len bytes from ref_start
+	 * (SIZE_MAX: none yet) in memory no routine is given: a routine that
+	 * writes its source (its arguments swapped, say) cannot make a wrong pass
+	 * look right.
 	 */
 	unsigned char *ref;
-	size_t ref_start;
+	size_t ref_start, ref_len;
 	bool checked_in_walk; /* the timed walk checks its passes (see lane.c) */
 };
 

@@ -261,6 +261,14 @@ for args in "-c flush" "-c flush-timed" "-c hot -b 8M -s 4M -t 24M"; do
 	[ "$st" -eq 1 ] && grep -Eq '^broken-first +[0-9]+  FAILED: broken-first: wrong byte at offset 0: ' "$tmp/b" &&
 		ok || bad "$args: a copy wrong on its first call only not caught: exit $st, $(cat "$tmp/b")"
 done
+# A walk longer than the one before it (65400 B of 600 B chunks, then all 65536 B in 1 KiB
+# ones, and again at 1000 B in cold mode, which moves along the buffer): right copies stay right.
+for c in hot flush flush-timed cold; do
+	"$cp" -q -r memcpy -s 600,1K,1000 -t 1M -n 1 -c $c >"$tmp/b" 2>"$tmp/err"
+	st=$?
+	[ "$st" -eq 0 ] && [ "$(grep -c '^memcpy .* yes$' "$tmp/b")" -eq 3 ] &&
+		ok || bad "-c $c: sizes 600,1K,1000: exit $st, $(cat "$tmp/b" "$tmp/err")"
+done
 # A routine that writes its source: with its arguments swapped, each pass made the source what
 # the destination was, and every second pass made both right again for a check against the
 # source as it then was. Named as such in every mode, and the routine after it still measures.
