@@ -100,9 +100,14 @@ copy_under_64_branchless(unsigned char *d, const unsigned char *s, size_t n)
 	_mm256_mask_storeu_epi8(d + tail, m, b);
 }
 
-/* The loop past 8 vectors: its own or AVX2's, as the tuning says (tuning.c). */
+/*
+ * The loop past 8 vectors: its own or AVX2's, as the tuning says (tuning.c);
+ * where it is its own, copies up to 16 vectors take no loop (vec_copy.h's
+ * LOOPLESS_MAX, measured on Zen 5; with AVX2's loop, on Zen 4, not measured).
+ */
 #define VEC_FORWARD(d, s, n) \
 	(copyperf_x86_tuning.loop_vec == 32 ? copyperf_x86_forward_avx2(d, s, n) : copy_forward(d, s, n))
+#define VEC_LOOPLESS_16 (copyperf_x86_tuning.loop_vec != 32)
 #define VEC_SMALL_FITS masked_move_fits
 
 #endif

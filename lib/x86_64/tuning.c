@@ -50,7 +50,7 @@
  *   of the copy, from family 0x1a (Zen 5), where they gained a median 5-9% on
  *   one stream at 32-256 MiB alone and 2-3% with both CPUs copying, and 2 or
  *   4 pages side by side lost 12-22% to one stream.
- * - The AVX-512 variant's loop (past 8 vectors, outside the windows above)
+ * - The AVX-512 variant's loop (past 16 vectors, outside the windows above)
  *   moves 32-byte vectors on AMD family 0x19 (Zen 4, whose 512-bit operations
  *   go through 256-bit units), 64-byte ones elsewhere. On Zen 4 32 bytes did
  *   300 B 1.16x glibc against 1.02x and 742 B 1.18x against 1.02x; with data

@@ -9,10 +9,11 @@
  * copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
  * Pieces, by size: up to 64 bytes, masked moves (VEC_SMALL) or four
- * overlapping ones (vec_blocks.h); up to 8 vectors, overlapping vectors
- * from both ends; above, 'rep movsb' in its window, else non-temporal stores
- * from their threshold (disjoint buffers only, both), else a 4-vector loop
- * with the destination aligned, forward or backward.
+ * overlapping ones (vec_blocks.h); up to LOOPLESS_MAX (16 vectors of 64
+ * bytes, 8 narrower ones), overlapping vectors from both ends; above, 'rep
+ * movsb' in its window, else non-temporal stores from their threshold
+ * (disjoint buffers only, both), else a 4-vector loop with the destination
+ * aligned, forward or backward.
  */
 #include "vec_blocks.h"
 #include "x86_copy.h"
@@ -65,9 +66,10 @@ VEC_INLINE void copy_upto_4vec(unsigned char *d, const unsigned char *s, size_t 
 }
 
 /*
- * The forward loop past 8 vectors: this variant's own, copy_forward, unless the
- * including file defines VEC_FORWARD(d, s, n) as another that takes any n > 8V
- * (the AVX-512 copy chooses by the tuning between its own and AVX2's).
+ * The forward loop past LOOPLESS_MAX: this variant's own, copy_forward,
+ * unless the including file defines VEC_FORWARD(d, s, n) as another that
+ * takes any n > 8V (the AVX-512 copy chooses by the tuning between its own
+ * and AVX2's).
  */
 #ifndef VEC_FORWARD
 #define VEC_FORWARD copy_forward
@@ -342,6 +344,99 @@ VEC_INLINE void copy_upto_8vec(unsigned char *d, const unsigned char *s, size_t 
 }
 
 /*
+ * 8V < n <= 12V: eight vectors from the start, four from the end. Written out,
+ * as copy_upto_16vec: built of four-vector loads and stores (a struct of four),
+ * gcc issued the first vector's load eighth, and 900-1024 B ran 1.00-1.09x
+ * glibc where these ran 1.12-1.20x (BENCHMARKS.md, twentieth session).
+ */
+VEC_INLINE void copy_upto_12vec(unsigned char *d, const unsigned char *s, size_t n)
+{
+	vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
+	vec_t c = VEC_LOAD(s + 2 * V), e = VEC_LOAD(s + 3 * V);
+	vec_t f = VEC_LOAD(s + 4 * V), g = VEC_LOAD(s + 5 * V);
+	vec_t h = VEC_LOAD(s + 6 * V), i = VEC_LOAD(s + 7 * V);
+	vec_t w = VEC_LOAD(s + n - 4 * V), x = VEC_LOAD(s + n - 3 * V);
+	vec_t y = VEC_LOAD(s + n - 2 * V), z = VEC_LOAD(s + n - V);
+
+	VEC_STOREU(d, a);
+	VEC_STOREU(d + V, b);
+	VEC_STOREU(d + 2 * V, c);
+	VEC_STOREU(d + 3 * V, e);
+	VEC_STOREU(d + 4 * V, f);
+	VEC_STOREU(d + 5 * V, g);
+	VEC_STOREU(d + 6 * V, h);
+	VEC_STOREU(d + 7 * V, i);
+	VEC_STOREU(d + n - 4 * V, w);
+	VEC_STOREU(d + n - 3 * V, x);
+	VEC_STOREU(d + n - 2 * V, y);
+	VEC_STOREU(d + n - V, z);
+}
+
+/* 8V <= n <= 16V: eight vectors from each end. */
+VEC_INLINE void copy_upto_16vec(unsigned char *d, const unsigned char *s, size_t n)
+{
+	vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
+	vec_t c = VEC_LOAD(s + 2 * V), e = VEC_LOAD(s + 3 * V);
+	vec_t f = VEC_LOAD(s + 4 * V), g = VEC_LOAD(s + 5 * V);
+	vec_t h = VEC_LOAD(s + 6 * V), i = VEC_LOAD(s + 7 * V);
+	vec_t p = VEC_LOAD(s + n - 8 * V), q = VEC_LOAD(s + n - 7 * V);
+	vec_t r = VEC_LOAD(s + n - 6 * V), t = VEC_LOAD(s + n - 5 * V);
+	vec_t w = VEC_LOAD(s + n - 4 * V), x = VEC_LOAD(s + n - 3 * V);
+	vec_t y = VEC_LOAD(s + n - 2 * V), z = VEC_LOAD(s + n - V);
+
+	VEC_STOREU(d, a);
+	VEC_STOREU(d + V, b);
+	VEC_STOREU(d + 2 * V, c);
+	VEC_STOREU(d + 3 * V, e);
+	VEC_STOREU(d + 4 * V, f);
+	VEC_STOREU(d + 5 * V, g);
+	VEC_STOREU(d + 6 * V, h);
+	VEC_STOREU(d + 7 * V, i);
+	VEC_STOREU(d + n - 8 * V, p);
+	VEC_STOREU(d + n - 7 * V, q);
+	VEC_STOREU(d + n - 6 * V, r);
+	VEC_STOREU(d + n - 5 * V, t);
+	VEC_STOREU(d + n - 4 * V, w);
+	VEC_STOREU(d + n - 3 * V, x);
+	VEC_STOREU(d + n - 2 * V, y);
+	VEC_STOREU(d + n - V, z);
+}
+
+/*
+ * The largest copy made without a loop. With 64-byte vectors, 16 of them:
+ * on Zen 5, in a walk through a buffer in L2, the loop's way (an aligned
+ * head, the loop, the tail; two more taken branches and a jump to it) copied
+ * 513-1024 B at 0.75-1.05x glibc, the blocks below 0.92-1.27x (BENCHMARKS.md,
+ * twentieth session). With 32-byte ones the loop is the faster from 8
+ * vectors up (257-300 B: 1.38-1.49x glibc against 1.23-1.29x).
+ */
+#ifndef VEC_LOOPLESS_16
+#define VEC_LOOPLESS_16 (V == 64) /* the including file may decide at run time */
+#endif
+#define LOOPLESS_MAX (VEC_LOOPLESS_16 ? 16 * V : 8 * V)
+
+/*
+ * 8V < n <= 16V without a loop, in the block above that spans it (eight
+ * vectors from the end at 513-768 B were slower than four: the extra
+ * stores). The test comes before any load: with the loads the two blocks
+ * share hoisted above it (gcc's code hoisting), 768-1024 B ran 0.81-0.96x
+ * glibc.
+ */
+VEC_INLINE void copy_8vec_16vec(unsigned char *d, const unsigned char *s, size_t n)
+{
+	size_t zero = 0;
+
+	/* An offset of 0 the compiler cannot see on each side: it cannot hoist the loads. */
+	if (n <= 12 * V) {
+		__asm__ volatile("" : "+r"(zero));
+		copy_upto_12vec(d, s + zero, n);
+	} else {
+		__asm__ volatile("" : "+r"(zero));
+		copy_upto_16vec(d, s + zero, n);
+	}
+}
+
+/*
  * 64 <= n <= 128, in whichever of the blocks above spans it at this width
  * (each is exact from its lower bound's half up).
  */
@@ -394,8 +489,12 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 		VEC_SMALL(d, s, n);
 		return dst;
 	}
-	if (n > 8 * V)
-		return is_move ? copy_large_memmove(d, s, n) : copy_large_memcpy(d, s, n);
+	if (__builtin_expect(n > 8 * V, 0)) { /* the blocks up to 8V laid out first */
+		if (n > LOOPLESS_MAX)
+			return is_move ? copy_large_memmove(d, s, n) : copy_large_memcpy(d, s, n);
+		copy_8vec_16vec(d, s, n);
+		return dst;
+	}
 #endif
 	if (__builtin_expect(n - 64 <= 64, 1)) {
 		copy_64_128(d, s, n);
@@ -408,10 +507,12 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	}
 #endif
 	/* At this point: n > 128 (and n <= 8V with byte masks). */
-	if (4 * V > 128 && n <= 4 * V)
+	if (4 * V > 128 && __builtin_expect(n <= 4 * V, 1)) /* laid out first: no taken branch */
 		copy_upto_4vec(d, s, n);
 	else if (8 * V > 128 && n <= 8 * V)
 		copy_upto_8vec(d, s, n);
+	else if (n <= LOOPLESS_MAX)
+		copy_8vec_16vec(d, s, n);
 	else
 		return is_move ? copy_large_memmove(d, s, n) : copy_large_memcpy(d, s, n);
 	return dst;

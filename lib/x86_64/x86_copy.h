@@ -42,9 +42,10 @@ struct x86_features {
 EARLY const struct x86_features *copyperf_x86_features(void);
 
 /*
- * Sizes above the small-copy range (8 vectors), when the buffers are
- * disjoint, go by 'rep movsb' if rep_movsb_min <= n < rep_movsb_max, else by
- * non-temporal stores if n >= nt_threshold; the rest by the vector loop. The
+ * Sizes above the copies without a loop (16 vectors of AVX-512, 8 of AVX2
+ * or SSE2), when the buffers are disjoint, go by 'rep movsb' if
+ * rep_movsb_min <= n < rep_movsb_max, else by non-temporal stores if
+ * n >= nt_threshold; the rest by the vector loop. The
  * string copy's window ends at or below nt_threshold, so the two never meet.
  * Read on every large copy, written once at load time.
  */
