@@ -344,20 +344,33 @@ VEC_INLINE void copy_upto_8vec(unsigned char *d, const unsigned char *s, size_t 
 }
 
 /*
- * 8V < n <= 12V: eight vectors from the start, four from the end. Written out,
- * as copy_upto_16vec: built of four-vector loads and stores (a struct of four),
- * gcc issued the first vector's load eighth, and 900-1024 B ran 1.00-1.09x
- * glibc where these ran 1.12-1.20x (BENCHMARKS.md, twentieth session).
+ * 8V < n <= (8 + k)V, for k = 2, 4 or 8: eight vectors from the start and k
+ * from the end, every load first. Written out vector by vector: built of
+ * four-vector loads and stores (a struct of four), gcc issued the first
+ * vector's load eighth, and 900-1024 B ran 1.00-1.09x glibc where this ran
+ * 1.12-1.20x (BENCHMARKS.md, twentieth session).
  */
-VEC_INLINE void copy_upto_12vec(unsigned char *d, const unsigned char *s, size_t n)
+VEC_INLINE void copy_8vec_and_tail(unsigned char *d, const unsigned char *s, size_t n, int k)
 {
 	vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
 	vec_t c = VEC_LOAD(s + 2 * V), e = VEC_LOAD(s + 3 * V);
 	vec_t f = VEC_LOAD(s + 4 * V), g = VEC_LOAD(s + 5 * V);
 	vec_t h = VEC_LOAD(s + 6 * V), i = VEC_LOAD(s + 7 * V);
-	vec_t w = VEC_LOAD(s + n - 4 * V), x = VEC_LOAD(s + n - 3 * V);
-	vec_t y = VEC_LOAD(s + n - 2 * V), z = VEC_LOAD(s + n - V);
+	vec_t p = a, q = a, r = a, t = a, w = a, x = a; /* set below where k needs them */
+	vec_t y, z;
 
+	if (k == 8) {
+		p = VEC_LOAD(s + n - 8 * V);
+		q = VEC_LOAD(s + n - 7 * V);
+		r = VEC_LOAD(s + n - 6 * V);
+		t = VEC_LOAD(s + n - 5 * V);
+	}
+	if (k >= 4) {
+		w = VEC_LOAD(s + n - 4 * V);
+		x = VEC_LOAD(s + n - 3 * V);
+	}
+	y = VEC_LOAD(s + n - 2 * V);
+	z = VEC_LOAD(s + n - V);
 	VEC_STOREU(d, a);
 	VEC_STOREU(d + V, b);
 	VEC_STOREU(d + 2 * V, c);
@@ -366,38 +379,16 @@ VEC_INLINE void copy_upto_12vec(unsigned char *d, const unsigned char *s, size_t
 	VEC_STOREU(d + 5 * V, g);
 	VEC_STOREU(d + 6 * V, h);
 	VEC_STOREU(d + 7 * V, i);
-	VEC_STOREU(d + n - 4 * V, w);
-	VEC_STOREU(d + n - 3 * V, x);
-	VEC_STOREU(d + n - 2 * V, y);
-	VEC_STOREU(d + n - V, z);
-}
-
-/* 8V <= n <= 16V: eight vectors from each end. */
-VEC_INLINE void copy_upto_16vec(unsigned char *d, const unsigned char *s, size_t n)
-{
-	vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
-	vec_t c = VEC_LOAD(s + 2 * V), e = VEC_LOAD(s + 3 * V);
-	vec_t f = VEC_LOAD(s + 4 * V), g = VEC_LOAD(s + 5 * V);
-	vec_t h = VEC_LOAD(s + 6 * V), i = VEC_LOAD(s + 7 * V);
-	vec_t p = VEC_LOAD(s + n - 8 * V), q = VEC_LOAD(s + n - 7 * V);
-	vec_t r = VEC_LOAD(s + n - 6 * V), t = VEC_LOAD(s + n - 5 * V);
-	vec_t w = VEC_LOAD(s + n - 4 * V), x = VEC_LOAD(s + n - 3 * V);
-	vec_t y = VEC_LOAD(s + n - 2 * V), z = VEC_LOAD(s + n - V);
-
-	VEC_STOREU(d, a);
-	VEC_STOREU(d + V, b);
-	VEC_STOREU(d + 2 * V, c);
-	VEC_STOREU(d + 3 * V, e);
-	VEC_STOREU(d + 4 * V, f);
-	VEC_STOREU(d + 5 * V, g);
-	VEC_STOREU(d + 6 * V, h);
-	VEC_STOREU(d + 7 * V, i);
-	VEC_STOREU(d + n - 8 * V, p);
-	VEC_STOREU(d + n - 7 * V, q);
-	VEC_STOREU(d + n - 6 * V, r);
-	VEC_STOREU(d + n - 5 * V, t);
-	VEC_STOREU(d + n - 4 * V, w);
-	VEC_STOREU(d + n - 3 * V, x);
+	if (k == 8) {
+		VEC_STOREU(d + n - 8 * V, p);
+		VEC_STOREU(d + n - 7 * V, q);
+		VEC_STOREU(d + n - 6 * V, r);
+		VEC_STOREU(d + n - 5 * V, t);
+	}
+	if (k >= 4) {
+		VEC_STOREU(d + n - 4 * V, w);
+		VEC_STOREU(d + n - 3 * V, x);
+	}
 	VEC_STOREU(d + n - 2 * V, y);
 	VEC_STOREU(d + n - V, z);
 }
@@ -406,7 +397,7 @@ VEC_INLINE void copy_upto_16vec(unsigned char *d, const unsigned char *s, size_t
  * The largest copy made without a loop. With 64-byte vectors, 16 of them:
  * on Zen 5, in a walk through a buffer in L2, the loop's way (an aligned
  * head, the loop, the tail; two more taken branches and a jump to it) copied
- * 513-1024 B at 0.75-1.05x glibc, the blocks below 0.92-1.27x (BENCHMARKS.md,
+ * 513-1024 B at 0.76-0.96x glibc, the blocks below 0.91-1.26x (BENCHMARKS.md,
  * twentieth session). With 32-byte ones the loop is the faster from 8
  * vectors up (257-300 B: 1.38-1.49x glibc against 1.23-1.29x).
  */
@@ -416,23 +407,27 @@ VEC_INLINE void copy_upto_16vec(unsigned char *d, const unsigned char *s, size_t
 #define LOOPLESS_MAX (VEC_LOOPLESS_16 ? 16 * V : 8 * V)
 
 /*
- * 8V < n <= 16V without a loop, in the block above that spans it (eight
- * vectors from the end at 513-768 B were slower than four: the extra
- * stores). The test comes before any load: with the loads the two blocks
- * share hoisted above it (gcc's code hoisting), 768-1024 B ran 0.81-0.96x
- * glibc.
+ * 8V < n <= 16V without a loop, with as few vectors from the end as span it:
+ * the stores the loop's way saves count (eight from the end at 513-768 B ran
+ * 0.78-0.88x glibc against four's 0.90-1.03x, and four at 513-560 B in
+ * copyperf's walk 0.82-0.87x against two's 0.89-0.92x). The tests come before
+ * any load: with the loads the blocks share hoisted above them (gcc's code
+ * hoisting), 768-1024 B ran 0.81-0.96x glibc.
  */
 VEC_INLINE void copy_8vec_16vec(unsigned char *d, const unsigned char *s, size_t n)
 {
 	size_t zero = 0;
 
 	/* An offset of 0 the compiler cannot see on each side: it cannot hoist the loads. */
-	if (n <= 12 * V) {
+	if (n <= 10 * V) {
 		__asm__ volatile("" : "+r"(zero));
-		copy_upto_12vec(d, s + zero, n);
+		copy_8vec_and_tail(d, s + zero, n, 2);
+	} else if (n <= 12 * V) {
+		__asm__ volatile("" : "+r"(zero));
+		copy_8vec_and_tail(d, s + zero, n, 4);
 	} else {
 		__asm__ volatile("" : "+r"(zero));
-		copy_upto_16vec(d, s + zero, n);
+		copy_8vec_and_tail(d, s + zero, n, 8);
 	}
 }
 
