@@ -33,12 +33,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "copyperf.h"
 #include "all_cpus.h"
 #include "bench_design.h"
 #include "footprint.h"
+#include "fresh_process.h"
 #include "measure/call_list.h"
 #include "measure/shared_routine.h"
 #include "measure/workloads.h"
@@ -541,34 +541,18 @@ static struct result results[N_TABLES][MAX_SIZES][MAX_PROCS];
 /* Runs one child (this program, exec'd afresh) and files its report as process p. */
 static void run_child(char *const *child_argv, unsigned p, const int *want)
 {
-	int fd[2], status, got[N_TABLES][MAX_SIZES] = { { 0 } };
+	int got[N_TABLES][MAX_SIZES] = { { 0 } };
 	pid_t pid;
-	FILE *in;
+	FILE *in = fresh_process_start("copybench", child_argv, &pid);
 	unsigned t, i;
 	struct result r;
 
-	if (pipe(fd) != 0 || (pid = fork()) < 0) {
-		fprintf(stderr, "copybench: cannot start a process: %s\n", strerror(errno));
-		exit(1);
-	}
-	if (pid == 0) {
-		dup2(fd[1], STDOUT_FILENO);
-		close(fd[0]);
-		close(fd[1]);
-		execv("/proc/self/exe", child_argv);
-		fprintf(stderr, "copybench: cannot run /proc/self/exe: %s\n", strerror(errno));
-		_exit(127);
-	}
-	close(fd[1]);
-	in = fdopen(fd[0], "r");
-	while (in && scan_raw(in, &t, &i, &r))
+	while (scan_raw(in, &t, &i, &r))
 		if (t < N_TABLES && i < n_rows(t)) {
 			results[t][i][p] = r;
 			got[t][i] = 1;
 		}
-	if (in)
-		fclose(in);
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	if (!fresh_process_end(in, pid)) {
 		fprintf(stderr, "copybench: measuring process %u failed\n", p + 1);
 		exit(1);
 	}

@@ -82,7 +82,7 @@ BENCH_ARGS ?=
 
 $(BUILD)/bench/copybench.o $(BUILD)/bench/all_cpus.o: ALL_CFLAGS += -Isrc
 # The dist tables replay the command's call lists: its reader, drawing and working sets.
-COPYBENCH_OBJ := $(BUILD)/bench/all_cpus.o $(BUILD)/bench/footprint.o $(addprefix $(BUILD)/src/,stats/mann_whitney.o stats/stats.o xalloc.o sizes.o measure/cpu_order.o measure/pinned_pool.o measure/shared_routine.o measure/sys_file.o \
+COPYBENCH_OBJ := $(BUILD)/bench/all_cpus.o $(BUILD)/bench/footprint.o $(BUILD)/bench/fresh_process.o $(addprefix $(BUILD)/src/,stats/mann_whitney.o stats/stats.o xalloc.o sizes.o measure/cpu_order.o measure/pinned_pool.o measure/shared_routine.o measure/sys_file.o \
 	measure/call_list.o measure/distribution.o measure/workloads.o measure/cache.o)
 $(COPYBENCH): $(BUILD)/bench/copybench.o $(COPYBENCH_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -107,6 +107,20 @@ bench: $(COPYBENCH)
 		"$$(nproc) CPUs, glibc $$(ldd --version | head -1 | awk '{print $$NF}'); load: $$(cut -d' ' -f1-3 /proc/loadavg)"
 	$(COPYBENCH) $(BENCH_ARGS)
 
+# ---- make bench-walk: chunk walks at every placement and in both loop shapes (not in make test) ----
+WALK_GRID := $(BUILD)/bench/walk_grid
+WALK_ARGS ?= memcpy copyperf_memcpy
+
+$(BUILD)/bench/walk_grid.o: ALL_CFLAGS += -Isrc
+$(WALK_GRID): $(BUILD)/bench/walk_grid.o $(BUILD)/bench/fresh_process.o $(addprefix $(BUILD)/src/,stats/stats.o xalloc.o measure/shared_routine.o) $(LIB_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: bench-walk
+bench-walk: $(WALK_GRID)
+	@echo "machine: $$(uname -srm), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"\
+		"$$(nproc) CPUs, glibc $$(ldd --version | head -1 | awk '{print $$NF}'); load: $$(cut -d' ' -f1-3 /proc/loadavg)"
+	$(WALK_GRID) $(WALK_ARGS)
+
 # ---- make bench-record: what COPYPERF_RECORD costs a call through the shim (not in make test) ----
 RECORD_COST := $(BUILD)/bench/record_cost
 RECORD_COST_ARGS ?= -p 15 -l
@@ -122,5 +136,5 @@ bench-record: $(RECORD_COST) $(PRELOAD_SO)
 
 # The program itself (bad input, a short pooled run's tables and verdicts), not its numbers.
 .PHONY: test-bench
-test-bench: $(COPYBENCH) $(COPYBENCH_BROKEN) $(SHARED_ROUTINES)
-	@tests/bench/run.sh $(COPYBENCH) $(COPYBENCH_BROKEN) $(SHARED_ROUTINES)
+test-bench: $(COPYBENCH) $(COPYBENCH_BROKEN) $(SHARED_ROUTINES) $(WALK_GRID)
+	@tests/bench/run.sh $(COPYBENCH) $(COPYBENCH_BROKEN) $(SHARED_ROUTINES) $(WALK_GRID)

@@ -1,25 +1,29 @@
 #!/bin/sh
 # make bench's program works: bad input is refused with exit 2 and one line naming it, and a
 # short pooled run prints every table, row and verdict. How fast is not checked here.
-# Usage: tests/bench/run.sh COPYBENCH COPYBENCH_WITH_BROKEN_ROUTINES SHARED_ROUTINES_SO
+# The same for make bench-walk's program.
+# Usage: tests/bench/run.sh COPYBENCH COPYBENCH_WITH_BROKEN_ROUTINES SHARED_ROUTINES_SO WALK_GRID
 . "$(dirname "$0")/../tally.sh"
 bench=$1
 broken=$2
 shared=$3
+walk=$4
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 
-refused() { # WHAT ARGS...: exit 2, one line on stderr that names WHAT
-	what=$1
-	shift
-	"$bench" "$@" >"$out" 2>"$err"
+refused_by() { # PROGRAM WHAT ARGS...: exit 2, one line on stderr that names WHAT
+	prog=$1
+	what=$2
+	shift 2
+	"$prog" "$@" >"$out" 2>"$err"
 	rc=$?
 	if [ $rc -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -qF -- "$what" "$err"; then
-		ok "refused: $*"
+		ok "$(basename "$prog") refused: $*"
 	else
-		bad "copybench $*: exit $rc, stderr: $(cat "$err")"
+		bad "$(basename "$prog") $*: exit $rc, stderr: $(cat "$err")"
 	fi
 }
+refused() { refused_by "$bench" "$@"; }
 refused 0 -p 0
 refused 52 -p 52
 refused 2 -r 2
@@ -141,4 +145,27 @@ fi
 rc=$?
 [ $rc -eq 1 ] && grep -q "^copybench: $shared:short_copy copied wrongly" "$err" && ok "a wrong copy from a shared object" ||
 	bad "a wrong copy from a shared object: exit $rc, $(cat "$err")"
+
+# ---- walk_grid (make bench-walk) ----
+walk_refused() { refused_by "$walk" "$@"; }
+walk_refused "-p '0'" -p 0 memcpy copyperf_memcpy
+walk_refused "-p '2x'" -p 2x memcpy copyperf_memcpy
+walk_refused "-s 'x'" -s 8,x memcpy copyperf_memcpy
+walk_refused "-s '65537'" -s 65537 memcpy copyperf_memcpy
+walk_refused "-s: more than 16" -s 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17 memcpy copyperf_memcpy
+walk_refused "-o '4097'" -o 4097 memcpy copyperf_memcpy
+walk_refused "at least two" memcpy
+walk_refused "nosuch: no such routine" memcpy nosuch
+walk_refused "cannot open /no/such.so" memcpy /no/such.so:f
+# Two processes, two offsets, two sizes: a row for each size and loop, a ratio for each routine.
+"$walk" -p 2 -o 2048 -s 100,3000 memcpy copyperf_memcpy "$shared:plain_move" >"$out" 2>"$err"
+rc=$?
+rows=$(grep -cE '^ +(100|3000)  (test, call|call, test) +[0-9.]+( +[0-9.]+x \[[0-9.]+-[0-9.]+\]){2}$' "$out")
+[ $rc -eq 0 ] && [ "$rows" -eq 4 ] && grep -q '0-2048 step 2048 .* 2 processes' "$out" && ok "walk_grid: 4 rows" ||
+	bad "walk_grid: exit $rc, $rows rows: $(cat "$out" "$err")"
+# A copy wrong at 4 KiB only is caught there, not at 100 B.
+"$walk" -p 1 -o 4096 -s 100,4096 memcpy "$shared:short_copy" >"$out" 2>"$err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "^walk_grid: $shared:short_copy copied 4096 B chunks wrongly: byte 4095, offset 0$" "$err" &&
+	ok "walk_grid: a wrong copy" || bad "walk_grid, a wrong copy: exit $rc, $(cat "$err")"
 tally copybench
