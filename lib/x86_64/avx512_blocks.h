@@ -15,6 +15,20 @@
 #define VEC_STOREA(p, v) _mm512_store_si512((void *)(p), (v))
 #define VEC_STREAM(p, v) _mm512_stream_si512((void *)(p), (v))
 
+/*
+ * 129-512 B go in 32-byte vectors (vec_copy.h): on Zen 5, in walks through a
+ * buffer in L2 at every placement, four or eight 64-byte vectors from each
+ * end ran 0.93-1.10x glibc at 130-256 B and 0.95-1.05x at 257-512 B, eight
+ * or sixteen 32-byte ones 1.05-1.20x and 1.12-1.34x; the call mixes the
+ * same within the A/A control's 1% (BENCHMARKS.md, twentieth session). A
+ * 64-byte access at a random address spans two lines nearly always, a
+ * 32-byte one half the time.
+ */
+#define HALF_SIZE 32
+#define half_t __m256i
+#define HALF_LOAD(p) _mm256_loadu_si256((const void *)(p))
+#define HALF_STOREU(p, v) _mm256_storeu_si256((void *)(p), (v))
+
 #include "vec_blocks.h"
 
 #define MASKED_WINDOW 32 /* bytes from each pointer that copy_under_64's masked move spans */

@@ -10,10 +10,11 @@
  *
  * Pieces, by size: up to 64 bytes, masked moves (VEC_SMALL) or four
  * overlapping ones (vec_blocks.h); up to LOOPLESS_MAX (16 vectors of 64
- * bytes, 8 narrower ones), overlapping vectors from both ends; above, 'rep
- * movsb' in its window, else non-temporal stores from their threshold
- * (disjoint buffers only, both), else a 4-vector loop with the destination
- * aligned, forward or backward.
+ * bytes, 8 narrower ones), overlapping vectors from both ends (both_ends.h;
+ * 129-512 B in half vectors where the including file defines HALF_SIZE);
+ * above, 'rep movsb' in its window, else non-temporal stores from their
+ * threshold (disjoint buffers only, both), else a 4-vector loop with the
+ * destination aligned, forward or backward.
  */
 #include "vec_blocks.h"
 #include "x86_copy.h"
@@ -325,73 +326,39 @@ VEC_INLINE void copy_upto_2vec(unsigned char *d, const unsigned char *s, size_t 
 	VEC_STOREU(d + n - V, b);
 }
 
-/* 4V <= n <= 8V: four vectors from each end. */
-VEC_INLINE void copy_upto_8vec(unsigned char *d, const unsigned char *s, size_t n)
-{
-	vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
-	vec_t c = VEC_LOAD(s + 2 * V), e = VEC_LOAD(s + 3 * V);
-	vec_t w = VEC_LOAD(s + n - 4 * V), x = VEC_LOAD(s + n - 3 * V);
-	vec_t y = VEC_LOAD(s + n - 2 * V), z = VEC_LOAD(s + n - V);
-
-	VEC_STOREU(d, a);
-	VEC_STOREU(d + V, b);
-	VEC_STOREU(d + 2 * V, c);
-	VEC_STOREU(d + 3 * V, e);
-	VEC_STOREU(d + n - 4 * V, w);
-	VEC_STOREU(d + n - 3 * V, x);
-	VEC_STOREU(d + n - 2 * V, y);
-	VEC_STOREU(d + n - V, z);
-}
-
 /*
- * 8V < n <= (8 + k)V, for k = 2, 4 or 8: eight vectors from the start and k
- * from the end, every load first. Written out vector by vector: built of
- * four-vector loads and stores (a struct of four), gcc issued the first
- * vector's load eighth, and 900-1024 B ran 1.00-1.09x glibc where this ran
- * 1.12-1.20x (BENCHMARKS.md, twentieth session).
+ * s, through an empty asm: where two arms of a test load the same vectors,
+ * gcc hoists those loads above the test (code hoisting), away from the
+ * arm's stores; with the zero it cannot see, it does not. Hoisted, 768-1024 B
+ * ran 0.81-0.96x glibc (BENCHMARKS.md, twentieth session).
  */
-VEC_INLINE void copy_8vec_and_tail(unsigned char *d, const unsigned char *s, size_t n, int k)
+VEC_INLINE const unsigned char *unhoisted(const unsigned char *s)
 {
-	vec_t a = VEC_LOAD(s), b = VEC_LOAD(s + V);
-	vec_t c = VEC_LOAD(s + 2 * V), e = VEC_LOAD(s + 3 * V);
-	vec_t f = VEC_LOAD(s + 4 * V), g = VEC_LOAD(s + 5 * V);
-	vec_t h = VEC_LOAD(s + 6 * V), i = VEC_LOAD(s + 7 * V);
-	vec_t p = a, q = a, r = a, t = a, w = a, x = a; /* set below where k needs them */
-	vec_t y, z;
+	size_t zero = 0;
 
-	if (k == 8) {
-		p = VEC_LOAD(s + n - 8 * V);
-		q = VEC_LOAD(s + n - 7 * V);
-		r = VEC_LOAD(s + n - 6 * V);
-		t = VEC_LOAD(s + n - 5 * V);
-	}
-	if (k >= 4) {
-		w = VEC_LOAD(s + n - 4 * V);
-		x = VEC_LOAD(s + n - 3 * V);
-	}
-	y = VEC_LOAD(s + n - 2 * V);
-	z = VEC_LOAD(s + n - V);
-	VEC_STOREU(d, a);
-	VEC_STOREU(d + V, b);
-	VEC_STOREU(d + 2 * V, c);
-	VEC_STOREU(d + 3 * V, e);
-	VEC_STOREU(d + 4 * V, f);
-	VEC_STOREU(d + 5 * V, g);
-	VEC_STOREU(d + 6 * V, h);
-	VEC_STOREU(d + 7 * V, i);
-	if (k == 8) {
-		VEC_STOREU(d + n - 8 * V, p);
-		VEC_STOREU(d + n - 7 * V, q);
-		VEC_STOREU(d + n - 6 * V, r);
-		VEC_STOREU(d + n - 5 * V, t);
-	}
-	if (k >= 4) {
-		VEC_STOREU(d + n - 4 * V, w);
-		VEC_STOREU(d + n - 3 * V, x);
-	}
-	VEC_STOREU(d + n - 2 * V, y);
-	VEC_STOREU(d + n - V, z);
+	__asm__ volatile("" : "+r"(zero));
+	return s + zero;
 }
+
+/* copy_upto_8vec, copy_past_8vec and copy_8_to_16vec, of this width's vectors */
+#define END_T vec_t
+#define END_W V
+#define END_LOAD VEC_LOAD
+#define END_STORE VEC_STOREU
+#define END_FN VEC_INLINE
+#define END_NAME(x) x##vec
+#include "both_ends.h"
+
+#ifdef HALF_SIZE
+/* The same of half-width vectors (AVX-512's 32-byte ones): copy_upto_8half ... */
+#define END_T half_t
+#define END_W HALF_SIZE
+#define END_LOAD HALF_LOAD
+#define END_STORE HALF_STOREU
+#define END_FN VEC_INLINE
+#define END_NAME(x) x##half
+#include "both_ends.h"
+#endif
 
 /*
  * The largest copy made without a loop. With 64-byte vectors, 16 of them:
@@ -405,31 +372,6 @@ VEC_INLINE void copy_8vec_and_tail(unsigned char *d, const unsigned char *s, siz
 #define VEC_LOOPLESS_16 (V == 64) /* the including file may decide at run time */
 #endif
 #define LOOPLESS_MAX (VEC_LOOPLESS_16 ? 16 * V : 8 * V)
-
-/*
- * 8V < n <= 16V without a loop, with as few vectors from the end as span it:
- * the stores the loop's way saves count (eight from the end at 513-768 B ran
- * 0.78-0.88x glibc against four's 0.90-1.03x, and four at 513-560 B in
- * copyperf's walk 0.82-0.87x against two's 0.89-0.92x). The tests come before
- * any load: with the loads the blocks share hoisted above them (gcc's code
- * hoisting), 768-1024 B ran 0.81-0.96x glibc.
- */
-VEC_INLINE void copy_8vec_16vec(unsigned char *d, const unsigned char *s, size_t n)
-{
-	size_t zero = 0;
-
-	/* An offset of 0 the compiler cannot see on each side: it cannot hoist the loads. */
-	if (n <= 10 * V) {
-		__asm__ volatile("" : "+r"(zero));
-		copy_8vec_and_tail(d, s + zero, n, 2);
-	} else if (n <= 12 * V) {
-		__asm__ volatile("" : "+r"(zero));
-		copy_8vec_and_tail(d, s + zero, n, 4);
-	} else {
-		__asm__ volatile("" : "+r"(zero));
-		copy_8vec_and_tail(d, s + zero, n, 8);
-	}
-}
 
 /*
  * 64 <= n <= 128, in whichever of the blocks above spans it at this width
@@ -487,7 +429,7 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	if (__builtin_expect(n > 8 * V, 0)) { /* the blocks up to 8V laid out first */
 		if (n > LOOPLESS_MAX)
 			return is_move ? copy_large_memmove(d, s, n) : copy_large_memcpy(d, s, n);
-		copy_8vec_16vec(d, s, n);
+		copy_8_to_16vec(d, s, n);
 		return dst;
 	}
 #endif
@@ -502,12 +444,19 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	}
 #endif
 	/* At this point: n > 128 (and n <= 8V with byte masks). */
+#ifdef HALF_SIZE
+	if (__builtin_expect(n <= 8 * HALF_SIZE, 1)) /* laid out first: no taken branch */
+		copy_upto_8half(d, unhoisted(s), n);
+	else
+		copy_8_to_16half(d, s, n);
+	return dst;
+#endif
 	if (4 * V > 128 && __builtin_expect(n <= 4 * V, 1)) /* laid out first: no taken branch */
 		copy_upto_4vec(d, s, n);
 	else if (8 * V > 128 && n <= 8 * V)
 		copy_upto_8vec(d, s, n);
 	else if (n <= LOOPLESS_MAX)
-		copy_8vec_16vec(d, s, n);
+		copy_8_to_16vec(d, s, n);
 	else
 		return is_move ? copy_large_memmove(d, s, n) : copy_large_memcpy(d, s, n);
 	return dst;
