@@ -80,9 +80,9 @@ END_FN void END_NAME(copy_past_8)(unsigned char *d, const unsigned char *s, size
 /*
  * 8W < n <= 16W, with as few vectors from the end as span it: the stores
  * the loop's way saves count (at 64 bytes, eight from the end at 513-768 B
- * ran 0.78-0.88x glibc against four's 0.90-1.03x, and four at 513-560 B in
- * copyperf's walk 0.82-0.87x against two's 0.89-0.92x). The source goes
- * through unhoisted() in each arm.
+ * ran 0.78-0.88x glibc against four's 0.90-1.03x in a walk, and four at
+ * 513-560 B in copyperf's 0.82-0.87x against two's 0.89-0.92x). The source
+ * goes through unhoisted() in each arm.
  */
 END_FN void END_NAME(copy_8_to_16)(unsigned char *d, const unsigned char *s, size_t n)
 {

@@ -330,7 +330,7 @@ VEC_INLINE void copy_upto_2vec(unsigned char *d, const unsigned char *s, size_t 
  * s, through an empty asm: where two arms of a test load the same vectors,
  * gcc hoists those loads above the test (code hoisting), away from the
  * arm's stores; with the zero it cannot see, it does not. Hoisted, 768-1024 B
- * ran 0.81-0.96x glibc (BENCHMARKS.md, twentieth session).
+ * ran 0.81-0.96x glibc in a walk (BENCHMARKS.md, twentieth session).
  */
 VEC_INLINE const unsigned char *unhoisted(const unsigned char *s)
 {
@@ -364,9 +364,9 @@ VEC_INLINE const unsigned char *unhoisted(const unsigned char *s)
  * The largest copy made without a loop. With 64-byte vectors, 16 of them:
  * on Zen 5, in a walk through a buffer in L2, the loop's way (an aligned
  * head, the loop, the tail; two more taken branches and a jump to it) copied
- * 513-1024 B at 0.76-0.96x glibc, the blocks below 0.91-1.26x (BENCHMARKS.md,
- * twentieth session). With 32-byte ones the loop is the faster from 8
- * vectors up (257-300 B: 1.38-1.49x glibc against 1.23-1.29x).
+ * 513-1024 B at 0.89-1.01x glibc, the blocks 1.04-1.18x (make bench-walk;
+ * BENCHMARKS.md, twentieth session). With 32-byte ones the loop is the
+ * faster from 8 vectors up (260 B: 1.48-1.52x glibc against 1.30-1.37x).
  */
 #ifndef VEC_LOOPLESS_16
 #define VEC_LOOPLESS_16 (V == 64) /* the including file may decide at run time */
