@@ -84,8 +84,9 @@ static VEC_FN void *copy_forward(unsigned char *d, const unsigned char *s, size_
 	 * The head first, then the tail from its end down with 64-byte vectors and
 	 * from its start up with narrower ones: in gcc's order (the head after the
 	 * tail) copies of 600 B-1 KiB walking a buffer in L2 ran 7-15% slower on
-	 * Zen 5; each width's tail order was the faster of the two there by 4-10%
-	 * at 600-700 B (BENCHMARKS.md, twentieth session).
+	 * Zen 5, when they still took this loop; each width's tail order was the
+	 * faster of the two there by 4-10%. From 1025 B, where 64-byte copies take
+	 * it now, no difference (BENCHMARKS.md, twentieth session).
 	 */
 	unsigned char *const dst = d, *const end = d + n;
 	size_t skew = V - ((uintptr_t)d & (V - 1));
