@@ -255,9 +255,9 @@ static void run_process(int argc, char **argv, unsigned p, const struct setup *s
 	cargv[0] = argv[0];
 	cargv[1] = "--child";
 	cargv[2] = rot;
-	for (int i = 1; i < argc && i < 60; i++)
+	for (int i = 1; i < argc; i++) /* argc < 60: main saw to it */
 		cargv[i + 2] = argv[i];
-	cargv[argc + 2 < 63 ? argc + 2 : 63] = NULL;
+	cargv[argc + 2] = NULL;
 	in = fresh_process_start("walk_grid", cargv, &pid);
 	for (;;) {
 		size_t size;
@@ -310,6 +310,8 @@ int main(int argc, char **argv)
 	parse(argc, argv, &st);
 	if (child_of)
 		return child(&st, rotation);
+	if (argc >= 60)
+		usage_error("arguments", "more than 58");
 	per_cell = (size_t)st.procs * ((4095 / st.step) + 1);
 	for (unsigned z = 0; z < st.n_sizes; z++)
 		for (unsigned l = 0; l < LOOPS; l++)
