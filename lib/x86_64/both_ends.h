@@ -4,9 +4,9 @@
  * store (so memmove as well), written once for any vector width: the file
  * that includes it defines END_T (the vector type), END_W (its bytes),
  * END_LOAD(p), END_STORE(p, v), END_FN (the functions' attributes) and
- * END_NAME(x) (x with the width's suffix: copy_upto_8vec ...), and may include it again for
- * another width (vec_copy.h: its own vectors, and half ones for AVX-512).
- * No include guard, on purpose.
+ * END_NAME(x) (x with the width's suffix: copy_upto_8vec ...), and may
+ * include it again for another width (vec_copy.h: its own vectors, and half
+ * ones for AVX-512). No include guard, on purpose.
  */
 
 /* 4W <= n <= 8W: four vectors from each end. */
