@@ -370,7 +370,7 @@ VEC_INLINE const unsigned char *unhoisted(const unsigned char *s)
  * faster from 8 vectors up (260 B: 1.48-1.52x glibc against 1.30-1.37x).
  */
 #ifndef VEC_LOOPLESS_16
-#define VEC_LOOPLESS_16 (V == 64) /* the including file may decide at run time */
+#define VEC_LOOPLESS_16 0 /* the including file may decide, at run time too */
 #endif
 #define LOOPLESS_MAX (VEC_LOOPLESS_16 ? 16 * V : 8 * V)
 
@@ -450,16 +450,12 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 		copy_upto_8half(d, unhoisted(s), n);
 	else
 		copy_8_to_16half(d, s, n);
-	return dst;
-#endif
-	if (4 * V > 128 && __builtin_expect(n <= 4 * V, 1)) /* laid out first: no taken branch */
-		copy_upto_4vec(d, s, n);
-	else if (8 * V > 128 && n <= 8 * V)
+#else
+	if (8 * V > 128 && n <= 8 * V)
 		copy_upto_8vec(d, s, n);
-	else if (n <= LOOPLESS_MAX)
-		copy_8_to_16vec(d, s, n);
 	else
 		return is_move ? copy_large_memmove(d, s, n) : copy_large_memcpy(d, s, n);
+#endif
 	return dst;
 }
 
