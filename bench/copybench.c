@@ -848,18 +848,11 @@ static int usage_error(const char *arg, const char *why)
  */
 static const struct copyperf_routine *routine_named(const char *option, const char *name)
 {
-	const struct copyperf_routine *r = copyperf_routine_find(name);
 	char why[400];
+	const struct copyperf_routine *r = shared_routine_named(name, why, sizeof(why));
 
-	if (r == NULL && shared_routine_spec(name)) {
-		if ((r = shared_routine_load(name, why, sizeof(why))) == NULL)
-			fprintf(stderr, "copybench: %s %s\n", option, why);
-		return r;
-	}
-	if (r == NULL || !copyperf_routine_available(r)) {
-		usage_error(name, "no such routine on this CPU");
-		return NULL;
-	}
+	if (r == NULL)
+		fprintf(stderr, "copybench: %s %s\n", option, why);
 	return r;
 }
 

@@ -151,17 +151,13 @@ static void parse(int argc, char **argv, struct setup *s)
 
 static const struct copyperf_routine *load(const char *name)
 {
-	const struct copyperf_routine *r = copyperf_routine_find(name);
 	char why[400];
+	const struct copyperf_routine *r = shared_routine_named(name, why, sizeof(why));
 
-	if (r == NULL && shared_routine_spec(name)) {
-		if ((r = shared_routine_load(name, why, sizeof(why))) == NULL) {
-			fprintf(stderr, "walk_grid: %s\n", why);
-			exit(2);
-		}
+	if (r == NULL) {
+		fprintf(stderr, "walk_grid: %s\n", why);
+		exit(2);
 	}
-	if (r == NULL || !copyperf_routine_available(r))
-		usage_error(name, "no such routine on this CPU");
 	return r;
 }
 

@@ -101,3 +101,16 @@ const struct copyperf_routine *shared_routine_load(const char *spec, char *err, 
 	return r; /* the object stays open: the routine is called until the program ends */
 }
 #endif
+
+const struct copyperf_routine *shared_routine_named(const char *name, char *err, size_t errlen)
+{
+	const struct copyperf_routine *r = copyperf_routine_find(name);
+
+	if (r == NULL && shared_routine_spec(name))
+		return shared_routine_load(name, err, errlen);
+	if (r == NULL || !copyperf_routine_available(r)) {
+		snprintf(err, errlen, "%s: no such routine on this CPU", name);
+		return NULL;
+	}
+	return r;
+}

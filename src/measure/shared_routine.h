@@ -22,4 +22,11 @@ bool shared_routine_spec(const char *name);
  */
 const struct copyperf_routine *shared_routine_load(const char *spec, char *err, size_t errlen);
 
+/*
+ * A routine as a benchmark's command line names it: a registry name that runs
+ * on this CPU, or a spec that shared_routine_load() loads. NULL with a
+ * one-line reason in err ("NAME: no such routine on this CPU", or the load's).
+ */
+const struct copyperf_routine *shared_routine_named(const char *name, char *err, size_t errlen);
+
 #endif
