@@ -16,9 +16,9 @@
  *            1..256 MiB: what the whole machine sustains (aggregate GB/s)
  *   dist   - the shipped call mixes replayed (copyperf -d's call lists), memcpy's
  *            against copyperf_memcpy and memmove's against copyperf_memmove, in
- *            the L1 and L2 working sets; dist-llc and dist-cold farther out
- *            (-w SIZE: dist-llc's working set, where the machine reports an LLC
- *            that one core does not have, as a guest told its host's whole L3)
+ *            the L1 and L2 working sets; dist-llc and dist-cold farther out,
+ *            from the last level as llc_probe() finds it (-w SIZE: dist-llc's
+ *            working set instead)
  * Why several processes: where both copies tie, one process's ratio moves by
  * 1-3% from the next one's (code, stack and buffers land elsewhere each time),
  * so a verdict taken from one process is a coin toss. Each process is a
@@ -40,6 +40,7 @@
 #include "footprint.h"
 #include "fresh_process.h"
 #include "measure/call_list.h"
+#include "measure/llc_probe.h"
 #include "measure/shared_routine.h"
 #include "measure/workloads.h"
 #include "stats/mann_whitney.h"
@@ -974,6 +975,15 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	printf("copyperf_memcpy: %s\n", copyperf_describe());
+	if (llc_probe_done()) { /* dist-llc, dist-cold: measured once, the same in every process */
+		const struct llc_probe *lp = llc_probe_done();
+		char line[400];
+
+		llc_probe_describe(lp, line, sizeof(line));
+		printf("%s\n", line);
+		snprintf(line, sizeof(line), "%llu", (unsigned long long)lp->size);
+		setenv("COPYPERF_LLC", line, 1);
+	}
 	fflush(stdout);
 	for (unsigned p = 0; p < procs; p++)
 		run_child(child_argv, p, want);

@@ -83,7 +83,7 @@ BENCH_ARGS ?=
 $(BUILD)/bench/copybench.o $(BUILD)/bench/all_cpus.o: ALL_CFLAGS += -Isrc
 # The dist tables replay the command's call lists: its reader, drawing and working sets.
 COPYBENCH_OBJ := $(BUILD)/bench/all_cpus.o $(BUILD)/bench/footprint.o $(BUILD)/bench/fresh_process.o $(addprefix $(BUILD)/src/,stats/mann_whitney.o stats/stats.o xalloc.o sizes.o measure/cpu_order.o measure/pinned_pool.o measure/shared_routine.o measure/sys_file.o \
-	measure/call_list.o measure/distribution.o measure/workloads.o measure/cache.o)
+	measure/call_list.o measure/distribution.o measure/workloads.o measure/cache.o measure/llc_probe.o)
 $(COPYBENCH): $(BUILD)/bench/copybench.o $(COPYBENCH_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # With the test build's wrong routines: test-bench checks that a wrong copy meets no target.

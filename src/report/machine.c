@@ -59,4 +59,9 @@ void machine_read(struct machine_info *m)
 #endif
 	m->n_caches = cache_levels(m->caches, MAX_CACHE_LEVELS);
 	m->n_nodes = numa_nodes_read(m->nodes, MAX_NUMA_NODES);
+	if (llc_probe_done()) {
+		m->llc = *llc_probe_done();
+		m->llc_used = true;
+	}
 }
+

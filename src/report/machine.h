@@ -3,8 +3,10 @@
 #ifndef COPYPERF_MACHINE_H
 #define COPYPERF_MACHINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "measure/cache.h"
+#include "measure/llc_probe.h"
 #include "measure/numa.h"
 
 struct machine_info {
@@ -18,6 +20,9 @@ struct machine_info {
 	size_t n_caches;
 	struct numa_node nodes[MAX_NUMA_NODES];
 	size_t n_nodes;
+	/* where a working set was sized from the last level (llc, cold): how large it was taken */
+	struct llc_probe llc;
+	bool llc_used;
 };
 
 void machine_read(struct machine_info *m);

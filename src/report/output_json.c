@@ -57,6 +57,32 @@ static void json_ints(FILE *f, const int *v, size_t n)
 	fputc(']', f);
 }
 
+/*
+ * The last level that llc and cold were sized from: "source" is "measured"
+ * (a region that did not hold, "miss"), "reported" (every region tried held,
+ * or none could be) or "COPYPERF_LLC".
+ */
+static void llc(FILE *f, const struct llc_probe *p)
+{
+	const char *source = p->given ? "COPYPERF_LLC" : p->miss_bytes ? "measured" : "reported";
+
+	fprintf(f, ",\"llc\":{\"size\":%llu,\"reported\":%llu,\"source\":\"%s\"",
+		(unsigned long long)p->size, (unsigned long long)p->reported, source);
+	if (p->probed) {
+		fprintf(f, ",\"reference\":{\"bytes\":%llu,\"ns_per_read\":",
+			(unsigned long long)p->ref_bytes);
+		json_number(f, p->ref_ns);
+		fputc('}', f);
+	}
+	if (p->miss_bytes) {
+		fprintf(f, ",\"miss\":{\"bytes\":%llu,\"ns_per_read\":",
+			(unsigned long long)p->miss_bytes);
+		json_number(f, p->miss_ns);
+		fputc('}', f);
+	}
+	fputc('}', f);
+}
+
 static void machine(FILE *f, const struct machine_info *m)
 {
 	const struct {
@@ -91,7 +117,10 @@ static void machine(FILE *f, const struct machine_info *m)
 		json_ints(f, cpus, n > 0 ? (size_t)n : 0);
 		fputc('}', f);
 	}
-	fputs("]}", f);
+	fputc(']', f);
+	if (m->llc_used)
+		llc(f, &m->llc);
+	fputc('}', f);
 }
 
 /* "key":[...] of n words (none when words is NULL). */

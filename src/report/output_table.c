@@ -131,6 +131,12 @@ static void replay_header(FILE *f, const struct report *r, const struct widths *
 	fprintf(f, "copyperf %s: %s space, recorded call mixes replayed, seed %llu\n",
 		COPYPERF_VERSION, space(r), (unsigned long long)r->o->seed);
 	machine_line(f, r);
+	if (r->m->llc_used) {
+		char line[400];
+
+		llc_probe_describe(&r->m->llc, line, sizeof(line));
+		fprintf(f, "%s\n", line);
+	}
 	fprintf(f, "ns/call: a measurement's time over its calls; median [min, max] of %u "
 		   "measurements;\nMB/s: 2^20 bytes per second at the median\n",
 		r->o->repeat);

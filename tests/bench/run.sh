@@ -86,6 +86,14 @@ for kind in memcpy memmove; do
 done
 [ "$(grep -cE '^  dist-llc 64K: geometric mean >= 1.05x +(met|NOT MET)$' "$out")" -eq 2 ] &&
 	ok "dist-llc -w 64K: 2 geometric-mean verdicts" || bad "dist-llc -w 64K: geometric-mean verdicts missing"
+# Without -w: half the last level this CPU finds, measured once and named in one line.
+env -u COPYPERF_LLC "$bench" -p 2 -r 3 dist-llc >"$out" 2>"$err"
+rc=$?
+if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist-llc: exit $rc"; else bad "dist-llc: exit $rc, $(cat "$err")"; fi
+[ "$(grep -cE '^llc, cold: from (a last level of [0-9]+ [KMG]iB as measured|the last level the machine reports)' "$out")" -eq 1 ] &&
+	ok "dist-llc: the last level's line" || bad "dist-llc: no line naming the last level"
+n=$(grep -cE "^ +memcpy_([0-8]|fleet) llc +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x " "$out")
+[ "$n" -eq 10 ] && ok "dist-llc: 10 memcpy rows" || bad "dist-llc: $n memcpy rows, not 10"
 
 # Every CPU copying: one row per size, the CPUs counted, a verdict per size.
 "$bench" -p 1 -r 3 threads >"$out" 2>"$err"

@@ -337,6 +337,31 @@ for r in res:
     assert r["mean_size"] < (40 if r["distribution"] == "memmove_7" else 40), r
 assert ("memcpy", "memmove_7", 8192) not in seen and ("copyperf_memmove", "memmove_7", 8192) in seen
 PY
+grep -q '^llc, cold' "$tmp/d.json" && bad "-w 8K,l1 says how the last level was sized" || ok
+python3 -c 'import json,sys; assert "llc" not in json.load(open(sys.argv[1]))["machine"]' "$tmp/d.json" &&
+	ok || bad "-w 8K,l1: a last level in the JSON without llc or cold"
+
+# llc and cold: half and twice the last level this CPU finds (a guest may be told its host's
+# whole L3), measured by random reads, or COPYPERF_LLC's; the table and the JSON say which.
+COPYPERF_LLC=1M "$cp" -d memcpy_3 -w llc,cold -n 1 -t 1M -r memcpy >"$tmp/llc.txt" 2>"$tmp/err" &&
+	grep -q '^llc, cold: from a last level of 1 MiB (COPYPERF_LLC; the machine reports ' "$tmp/llc.txt" &&
+	grep -Eq '^memcpy +memcpy_3 +llc +524288 ' "$tmp/llc.txt" && grep -Eq '^memcpy +memcpy_3 +cold +2097152 ' "$tmp/llc.txt" &&
+	ok || bad "COPYPERF_LLC=1M: $(cat "$tmp/llc.txt" "$tmp/err")"
+COPYPERF_LLC=12x usage_error "COPYPERF_LLC not a size" "--working-set llc: COPYPERF_LLC='12x' is not a size such as 16M" \
+	-d memcpy_3 -w llc
+"$cp" -q -d memcpy_3 -w llc -n 1 -t 1M -r memcpy -f json -o "$tmp/llc.json" 2>"$tmp/err" &&
+	python3 - "$tmp/llc.json" <<'PY' && ok || bad "-w llc: the last level measured: $(cat "$tmp/err")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+llc = d["machine"]["llc"]
+assert d["results"][0]["working_set"] == llc["size"] // 2, (d["results"][0], llc)
+assert 0 < llc["size"] <= llc["reported"], llc
+if llc["source"] == "measured":  # the first region that did not hold: over 3x the reference's time
+    assert llc["miss"]["bytes"] == llc["size"] and llc["miss"]["bytes"] > llc["reference"]["bytes"], llc
+    assert llc["miss"]["ns_per_read"] > 3 * llc["reference"]["ns_per_read"] > 0, llc
+else:
+    assert llc["source"] == "reported" and llc["size"] == llc["reported"] and "miss" not in llc, llc
+PY
 # The same seed draws the same calls, another seed others: the first call that goes wrong (its
 # index and offsets) repeats with the seed and moves with another.
 for seed in 2008 2008 7; do
