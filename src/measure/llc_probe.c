@@ -88,6 +88,21 @@ double llc_chase_ns(uint64_t bytes, void *ctx)
 	return best;
 }
 
+const struct llc_probe *llc_probe_median(const struct llc_probe *runs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int below = 0, same = 0;
+
+		for (int k = 0; k < n; k++) {
+			below += runs[k].size < runs[i].size;
+			same += runs[k].size == runs[i].size;
+		}
+		if (2 * below < n && 2 * (below + same) >= n) /* the median's size: its first run */
+			return &runs[i];
+	}
+	return &runs[0]; /* not reached: some size is the median */
+}
+
 static struct llc_probe result;
 static bool done;
 
@@ -105,7 +120,12 @@ const struct llc_probe *llc_probe(void)
 		result = (struct llc_probe){ .given = true, .bad_given = !ok, .size = ok ? size : 0,
 					     .reported = cache_data_size(0), .l2 = cache_data_size(2) };
 	} else {
-		llc_probe_with(&result, cache_data_size(0), cache_data_size(2), llc_chase_ns, NULL);
+		struct llc_probe runs[LLC_PROBE_RUNS];
+
+		for (int i = 0; i < LLC_PROBE_RUNS; i++)
+			llc_probe_with(&runs[i], cache_data_size(0), cache_data_size(2), llc_chase_ns,
+				       NULL);
+		result = *llc_probe_median(runs, LLC_PROBE_RUNS);
 	}
 	return &result;
 }

@@ -48,7 +48,16 @@ void llc_probe_with(struct llc_probe *p, uint64_t reported, uint64_t l2, llc_cha
 		    void *ctx);
 
 /*
- * The rule on this machine's caches and clock, once a process; the result
+ * The probe that found the median size of n: where the neighbours' load on a
+ * shared L3 comes and goes, one probe in eight found twice or half the size
+ * on the Zen 5 guest; the median of three seldom does.
+ */
+const struct llc_probe *llc_probe_median(const struct llc_probe *runs, int n);
+#define LLC_PROBE_RUNS 3
+
+/*
+ * The rule on this machine's caches and clock, LLC_PROBE_RUNS times, the
+ * median taken, once a process; the result
  * after the first call. COPYPERF_LLC=SIZE in the environment is taken instead
  * (copybench probes once and hands the size to its processes so; a user may
  * pin it so for runs to compare).

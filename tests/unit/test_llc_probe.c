@@ -2,7 +2,7 @@
 /*
  * Where the last level is taken to end: the regions tried, in order, the first
  * that does not hold, a machine whose figure holds, chases that cannot be
- * made, machines too small to probe; a real chase; COPYPERF_LLC; the line
+ * made, machines too small to probe; the median of three; a real chase; COPYPERF_LLC; the line
  * that tells a reader which it was.
  */
 #include <stdarg.h>
@@ -125,6 +125,20 @@ static void test_not_probed(void **state)
 	assert_false(p.probed);
 }
 
+/* Of three probes, one that found the middle size; of two equal, the first. */
+static void test_median(void **state)
+{
+	struct llc_probe r[3] = { { .size = 16 * MiB }, { .size = 8 * MiB }, { .size = 32 * MiB } };
+
+	(void)state;
+	assert_ptr_equal(llc_probe_median(r, 3), &r[0]);
+	r[0].size = 32 * MiB; /* 32, 8, 32 */
+	assert_ptr_equal(llc_probe_median(r, 3), &r[0]);
+	r[2].size = 8 * MiB; /* 32, 8, 8 */
+	assert_ptr_equal(llc_probe_median(r, 3), &r[1]);
+	assert_ptr_equal(llc_probe_median(r, 1), &r[0]);
+}
+
 /* The real chase: a time for a region, none for less than two lines. */
 static void test_real_chase(void **state)
 {
@@ -180,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_ratio_edge),  cmocka_unit_test(test_chase_fails),
 		cmocka_unit_test(test_not_probed),  cmocka_unit_test(test_real_chase),
 		cmocka_unit_test(test_given),	    cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_median),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
