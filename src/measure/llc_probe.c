@@ -16,7 +16,7 @@
 void llc_probe_with(struct llc_probe *p, uint64_t reported, uint64_t l2, llc_chase_fn chase,
 		    void *ctx)
 {
-	*p = (struct llc_probe){ .reported = reported, .l2 = l2, .size = reported };
+	*p = (struct llc_probe){ .reported = reported, .size = reported };
 	if (!reported || !l2 || 4 * l2 > reported / 2)
 		return;
 	p->ref_bytes = 2 * l2;
@@ -46,6 +46,7 @@ void llc_probe_with(struct llc_probe *p, uint64_t reported, uint64_t l2, llc_cha
 double llc_chase_ns(uint64_t bytes, void *ctx)
 {
 	size_t line = cache_line_size(), n = (size_t)(bytes / line);
+	size_t reads = n < CHASE_STEPS ? n : CHASE_STEPS;
 	unsigned char *base;
 	void **p;
 	struct rng r = { PROBE_SEED };
@@ -73,14 +74,14 @@ double llc_chase_ns(uint64_t bytes, void *ctx)
 	}
 	p = (void **)base;
 	for (int run = 0; run <= CHASE_RUNS; run++) { /* run 0 warms up */
-		size_t steps = n < CHASE_STEPS ? n : CHASE_STEPS;
+		size_t steps = reads;
 		uint64_t t0 = now_ns();
 		double ns;
 
 		while (steps--)
 			p = (void **)*p;
 		__asm__ volatile("" : "+r"(p)); /* the chase is the result: keep it */
-		ns = (double)(now_ns() - t0) / (double)(n < CHASE_STEPS ? n : CHASE_STEPS);
+		ns = (double)(now_ns() - t0) / (double)reads;
 		if (run && (best < 0 || ns < best))
 			best = ns;
 	}
@@ -109,22 +110,24 @@ static bool done;
 const struct llc_probe *llc_probe(void)
 {
 	const char *given = getenv("COPYPERF_LLC"), *end;
+	uint64_t reported, l2;
 	size_t size;
 
 	if (done)
 		return &result;
 	done = true;
+	reported = cache_data_size(0);
+	l2 = cache_data_size(2);
 	if (given) {
 		bool ok = copyperf_parse_size(given, &size, &end) && !*end && size;
 
 		result = (struct llc_probe){ .given = true, .bad_given = !ok, .size = ok ? size : 0,
-					     .reported = cache_data_size(0), .l2 = cache_data_size(2) };
+					     .reported = reported };
 	} else {
 		struct llc_probe runs[LLC_PROBE_RUNS];
 
 		for (int i = 0; i < LLC_PROBE_RUNS; i++)
-			llc_probe_with(&runs[i], cache_data_size(0), cache_data_size(2), llc_chase_ns,
-				       NULL);
+			llc_probe_with(&runs[i], reported, l2, llc_chase_ns, NULL);
 		result = *llc_probe_median(runs, LLC_PROBE_RUNS);
 	}
 	return &result;

@@ -25,7 +25,6 @@ struct llc_probe {
 	bool given;        /* size is COPYPERF_LLC's: nothing probed */
 	bool bad_given;    /* COPYPERF_LLC is not a size: size is 0 */
 	uint64_t reported; /* the machine's last level, bytes */
-	uint64_t l2;       /* its L2, bytes */
 	uint64_t size;     /* the last level to size working sets by: reported, or less as measured */
 	uint64_t ref_bytes, miss_bytes; /* twice the L2; the first region that did not hold (0: none) */
 	double ref_ns, miss_ns;         /* a random read in each, ns */
@@ -56,11 +55,11 @@ const struct llc_probe *llc_probe_median(const struct llc_probe *runs, int n);
 #define LLC_PROBE_RUNS 3
 
 /*
- * The rule on this machine's caches and clock, LLC_PROBE_RUNS times, the
- * median taken, once a process; the result
- * after the first call. COPYPERF_LLC=SIZE in the environment is taken instead
- * (copybench probes once and hands the size to its processes so; a user may
- * pin it so for runs to compare).
+ * The rule on this machine's caches and clock, LLC_PROBE_RUNS times and the
+ * median taken, once a process (later calls return the first result).
+ * COPYPERF_LLC=SIZE in the environment is taken instead (copybench probes
+ * once and hands the size to its processes so; a user may pin it so for
+ * runs to compare).
  */
 const struct llc_probe *llc_probe(void);
 

@@ -31,13 +31,16 @@ uint64_t working_set_bytes(const char *word, char *err, size_t errlen)
 	for (size_t i = 0; i < N_LEVELS; i++) {
 		if (strcmp(word, levels[i].name))
 			continue;
-		if (levels[i].level == 0 && llc_probe()->bad_given) {
-			snprintf(err, errlen, "--working-set %s: COPYPERF_LLC='%s' is not a size such as "
-				 "16M", word, getenv("COPYPERF_LLC"));
-			return 0;
+		if (levels[i].level) {
+			v = cache_data_size(levels[i].level);
+		} else { /* the last level as this CPU finds it, not as a guest may be told */
+			if (llc_probe()->bad_given) {
+				snprintf(err, errlen, "--working-set %s: COPYPERF_LLC='%s' is not a size "
+					 "such as 16M", word, getenv("COPYPERF_LLC"));
+				return 0;
+			}
+			v = llc_probe()->size;
 		}
-		/* the last level as this CPU finds it, not as a guest may be told */
-		v = levels[i].level ? cache_data_size(levels[i].level) : llc_probe()->size;
 		if (!v)
 			snprintf(err, errlen, "--working-set %s: this machine does not say how large its "
 				 "%s cache is (give a size)", word, levels[i].level ? word : "last-level");

@@ -64,4 +64,3 @@ void machine_read(struct machine_info *m)
 		m->llc_used = true;
 	}
 }
-

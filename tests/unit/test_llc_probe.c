@@ -2,8 +2,8 @@
 /*
  * Where the last level is taken to end: the regions tried, in order, the first
  * that does not hold, a machine whose figure holds, chases that cannot be
- * made, machines too small to probe; the median of three; a real chase; COPYPERF_LLC; the line
- * that tells a reader which it was.
+ * made, machines too small to probe; the median of three; a real chase;
+ * COPYPERF_LLC; the line that tells a reader which it was.
  */
 #include <stdarg.h>
 #include <stddef.h>
