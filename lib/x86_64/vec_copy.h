@@ -4,8 +4,8 @@
  * that includes it defines VEC_SIZE, VEC_ISA (the name suffix), VEC_TARGET
  * (the compiler target), vec_t and the VEC_LOAD/STOREU/STOREA/STREAM
  * operations, and, where the ISA has byte masks, may replace the copy of
- * fewer than 64 bytes (VEC_SMALL(d, s, n), for the calls that
- * VEC_SMALL_FITS(d, s, n) says it may take); it gets
+ * fewer than 64 bytes (VEC_SMALL(d, s, n): 1 when it has copied, 0 where its
+ * page test refuses the pointers); it gets
  * copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
  *
  * Pieces, by size: up to 64 bytes, masked moves (VEC_SMALL) or four
@@ -390,10 +390,12 @@ VEC_INLINE void copy_64_128(unsigned char *d, const unsigned char *s, size_t n)
 
 #ifdef VEC_SMALL
 /*
- * The calls VEC_SMALL may not take, out of line: a jump there leaves the
- * masked move the path without a taken branch.
+ * The calls VEC_SMALL refuses, out of line: a jump there leaves the masked
+ * move the path without a taken branch. Not cold: gcc then puts the jump to it
+ * in another section, four bytes longer, and the masked path no longer fits
+ * its line (copy_under_64).
  */
-static __attribute__((noinline, cold)) VEC_FN void *copy_small_plain(unsigned char *d, const unsigned char *s,
+static __attribute__((noinline)) VEC_FN void *copy_small_plain(unsigned char *d, const unsigned char *s,
 								      size_t n)
 {
 	copy_upto_64(d, s, n);
@@ -415,18 +417,20 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
+#ifdef VEC_SMALL
+	if (__builtin_expect(n < 64, 1)) { /* most calls of a mix */
+		if (__builtin_expect(!VEC_SMALL(d, s, n), 0))
+			return copy_small_plain(d, s, n);
+		return dst;
+	}
+#endif
 	/*
-	 * dst in the return register from the start: each path then ends in a ret of
-	 * its own, not in a jump to a shared 'mov; ret' (which cost a cycle a call).
+	 * dst in the return register from here on (the masked moves use it as
+	 * scratch): each path then ends in a ret of its own, not in a jump to a
+	 * shared 'mov; ret' (which cost a cycle a call).
 	 */
 	__asm__("" : "+a"(dst));
 #ifdef VEC_SMALL
-	if (__builtin_expect(n < 64, 1)) { /* most calls of a mix */
-		if (__builtin_expect(!VEC_SMALL_FITS(d, s, n), 0))
-			return copy_small_plain(d, s, n);
-		VEC_SMALL(d, s, n);
-		return dst;
-	}
 	if (__builtin_expect(n > 8 * V, 0)) { /* the blocks up to 8V laid out first */
 		if (n > LOOPLESS_MAX)
 			return is_move ? copy_large_memmove(d, s, n) : copy_large_memcpy(d, s, n);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The AVX-512 copy's page test (lib/x86_64/avx512_blocks.h), against what it
- * stands for, at every page offset of both pointers and the sizes that
- * matter. A wrong "fits" stays a correct copy (a masked-off byte does not
- * fault) that costs a suppressed fault, hundreds of nanoseconds; a wrong
- * "does not fit" sends a call to the slower plain moves. No copy test can
- * see either: this one can.
+ * The AVX-512 copy's page test (lib/x86_64/avx512_blocks.h: the instructions
+ * the copy runs), against the rule it stands for and what the rule is for, at
+ * every page offset of both pointers. A wrong "fits" stays a correct copy (a
+ * masked-off byte does not fault) that costs a suppressed fault, hundreds of
+ * nanoseconds; a wrong "does not fit" sends a call to the slower plain moves.
+ * No copy test can see either: this one can.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,7 +24,16 @@ static uintptr_t page_of(uintptr_t a)
 }
 
 /*
- * The rule in words: each byte of the window [p, p + WINDOW) lies in a page
+ * The rule in words: the byte before the pointer and the window's last byte
+ * lie in one page (the pointer is 1 to 4064 bytes into its page).
+ */
+static int rule(uintptr_t p)
+{
+	return page_of(p - 1) == page_of(p + WINDOW - 1);
+}
+
+/*
+ * What the rule is for: each byte of the window [p, p + WINDOW) lies in a page
  * that holds a byte of the copy [p, p + n), or for n = 0 the byte before p
  * (one past an object: the object's last byte). Those pages are in use; no
  * other page may be.
@@ -43,34 +52,31 @@ static const uintptr_t pages[] = { 0, 0x55d4c0e3f000, 0x7ffffffff000 };
 static const size_t sizes[] = { 0, 1, 8, 31, 32, 33, 63 };
 
 /*
- * Every offset pair, in three pairs of pages: never "fits" where a window
- * would reach an unused page, and up to WINDOW bytes, where the masked move
- * is the copy, "fits" wherever both windows are safe (above, the plain moves
- * copy and a refusal costs nothing but the branch).
+ * Every offset pair, in three pairs of pages: "fits" exactly where the rule
+ * holds for both pointers, and never where a window would reach a page that a
+ * copy of any of the sizes does not use.
  */
 static void test_every_offset_pair(void **state)
 {
 	(void)state;
-	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-		size_t n = sizes[k];
+	for (size_t ps = 0; ps < N_PAGES; ps++)
+		for (uintptr_t so = 0; so < PAGE; so++) {
+			uintptr_t s = pages[ps] + so;
 
-		for (size_t ps = 0; ps < N_PAGES; ps++)
-			for (uintptr_t so = 0; so < PAGE; so++) {
-				uintptr_t s = pages[ps] + so;
-				int s_ok = window_safe(s, n);
+			for (uintptr_t dof = 0; dof < PAGE; dof++) {
+				uintptr_t d = pages[(ps + 1) % N_PAGES] + dof;
+				int fits = masked_move_fits((const void *)d, (const void *)s);
 
-				for (uintptr_t dof = 0; dof < PAGE; dof++) {
-					uintptr_t d = pages[(ps + 1) % N_PAGES] + dof;
-					int safe = s_ok && window_safe(d, n);
-					int fits = masked_move_fits((const void *)d, (const void *)s, n);
-
-					if (fits ? !safe : safe && n <= WINDOW)
-						fail_msg("masked_move_fits(dst at %#lx, src at %#lx, %zu): %d, "
-							 "both windows safe: %d",
-							 (unsigned long)d, (unsigned long)s, n, fits, safe);
-				}
+				if (fits != (rule(s) && rule(d)))
+					fail_msg("masked_move_fits(dst at %#lx, src at %#lx): %d against the rule",
+						 (unsigned long)d, (unsigned long)s, fits);
+				for (size_t k = 0; fits && k < sizeof(sizes) / sizeof(sizes[0]); k++)
+					if (!window_safe(s, sizes[k]) || !window_safe(d, sizes[k]))
+						fail_msg("masked_move_fits(dst at %#lx, src at %#lx): fits, but a "
+							 "window of a %zu-byte copy reaches a page it does not use",
+							 (unsigned long)d, (unsigned long)s, sizes[k]);
 			}
-	}
+		}
 }
 
 /* The edges by name, should the rule above ever be wrong in the same way as the code. */
@@ -80,18 +86,16 @@ static void test_edges(void **state)
 	const unsigned char *const mid = base + 100;
 
 	(void)state;
-	assert_false(masked_move_fits(mid, NULL, 0));
-	assert_false(masked_move_fits(NULL, mid, 0));
-	assert_false(masked_move_fits(mid, base, 0));     /* one past an object ending a page */
-	assert_true(masked_move_fits(mid, base, 1));      /* the first byte of a page */
-	assert_true(masked_move_fits(mid, base, 32));
-	assert_true(masked_move_fits(mid, base + 1, 0));
-	assert_true(masked_move_fits(mid, base + PAGE - WINDOW, 0)); /* the window ends at the page's end */
-	assert_false(masked_move_fits(mid, base + PAGE - WINDOW + 1, 0));
-	assert_false(masked_move_fits(mid, base + PAGE - 8, 8)); /* the window 24 bytes into the next page */
-	assert_true(masked_move_fits(mid, base + PAGE - 8, 9));  /* the copy there too */
-	assert_false(masked_move_fits(base + PAGE - 1, mid, 1));
-	assert_true(masked_move_fits(base + PAGE + 1, mid, 1));
+	assert_true(masked_move_fits(mid, mid));
+	assert_false(masked_move_fits(mid, NULL));
+	assert_false(masked_move_fits(NULL, mid));
+	assert_false(masked_move_fits(mid, base)); /* a page's first byte, or one past an object ending a page */
+	assert_false(masked_move_fits(base, mid));
+	assert_true(masked_move_fits(mid, base + 1));
+	assert_true(masked_move_fits(mid, base + PAGE - WINDOW)); /* the window ends at the page's end */
+	assert_false(masked_move_fits(mid, base + PAGE - WINDOW + 1));
+	assert_false(masked_move_fits(base + PAGE - 1, mid));
+	assert_true(masked_move_fits(base + PAGE + 1, mid));
 }
 
 int main(void)
