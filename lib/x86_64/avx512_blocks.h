@@ -44,10 +44,12 @@
  * costs a suppressed fault, 300-350 ns on Zen 5 (make bench-masked).
  * Refused, for the plain moves: 33 / 4096 of random pointers each, and every
  * copy that starts a page. The exact rule before (the window may reach the
- * page of the copy's last byte: (32 - n) / 4096, none at 32 B) took the
- * copy's size into both sums and did not fit the path into one line with it
- * (copy_under_64); in copyperf's own walk at 8-32 B this one ran as fast or
- * faster at every placement (BENCHMARKS.md, twenty-second session).
+ * page of the copy's last byte: (32 - n) / 4096, none at 32 B) takes the
+ * copy's size into both sums: a byte too long for copy_under_64's line, and
+ * 6% slower from memory where it fitted. What this one costs: a walk of 32 B
+ * copies through page-aligned buffers refuses one call in 128, in copyperf's
+ * own walk up to 15% behind the exact rule at some placements, still ahead of
+ * glibc (BENCHMARKS.md, twenty-second session).
  * Two 32-bit sums and an XOR per pointer: bit 12 of the XOR is set exactly
  * when the two ends, 32 bytes apart, lie in different pages. Scratch: eax,
  * ecx, r8; on its way out the flags say "refused" (not zero).
