@@ -99,8 +99,11 @@ $(X86_AVX512_OBJ) $(addprefix $(BUILD)/lib/x86_64/,copy_avx2.o copy_sse2.o): ALL
 # And those jump targets aligned however rarely gcc guesses them taken: its default threshold
 # (a hundredth of the entry's count) moved with the masked path's code and left the 129-512 B
 # path off its line, the sweep's 256 B row at 0.86x for 1.03x (BENCHMARKS.md, twenty-second
-# session). Padding only after a jump or a ret: no instruction more on any path.
-$(X86_AVX512_OBJ): ALL_CFLAGS += --param=align-threshold=1000
+# session). Padding only after a jump or a ret: no instruction more on any path. gcc's
+# parameter; clang has none such and rejects it.
+ALIGN_RARE := $(shell $(CC) -Werror --param=align-threshold=1000 -c -x c /dev/null -o /dev/null 2>/dev/null \
+	&& echo --param=align-threshold=1000)
+$(X86_AVX512_OBJ): ALL_CFLAGS += $(ALIGN_RARE)
 
 $(LIB_A): $(LIB_OBJ)
 	@rm -f $@
