@@ -93,16 +93,16 @@ $(X86_AVX512_OBJ): ALL_CFLAGS += $(EVEX_ONLY)
 # Zen 4 the sweep's 64 and 128 B copies, one taken branch from the entry, ran 11% faster
 # with theirs aligned and nothing else moved (BENCHMARKS.md, twelfth session). gcc's flag,
 # else clang's.
-ALIGN_JUMPS := $(shell probe() { $(CC) -Werror $$1 -c -x c /dev/null -o /dev/null 2>/dev/null && echo "$$1"; }; \
-	probe -falign-jumps=32 || probe '-mllvm -align-all-nofallthru-blocks=5')
+# $(call cc_flag,FLAGS): FLAGS where $(CC) compiles with them and no warning, else nothing.
+cc_flag = $(shell $(CC) -Werror $(1) -c -x c /dev/null -o /dev/null 2>/dev/null && echo '$(1)')
+ALIGN_JUMPS := $(or $(call cc_flag,-falign-jumps=32),$(call cc_flag,-mllvm -align-all-nofallthru-blocks=5))
 $(X86_AVX512_OBJ) $(addprefix $(BUILD)/lib/x86_64/,copy_avx2.o copy_sse2.o): ALL_CFLAGS += $(ALIGN_JUMPS)
 # And those jump targets aligned however rarely gcc guesses them taken: its default threshold
 # (a hundredth of the entry's count) moved with the masked path's code and left the 129-512 B
 # path off its line, the sweep's 256 B row at 0.86x for 1.03x (BENCHMARKS.md, twenty-second
 # session). Padding only after a jump or a ret: no instruction more on any path. gcc's
 # parameter; clang has none such and rejects it.
-ALIGN_RARE := $(shell $(CC) -Werror --param=align-threshold=1000 -c -x c /dev/null -o /dev/null 2>/dev/null \
-	&& echo --param=align-threshold=1000)
+ALIGN_RARE := $(call cc_flag,--param=align-threshold=1000)
 $(X86_AVX512_OBJ): ALL_CFLAGS += $(ALIGN_RARE)
 
 $(LIB_A): $(LIB_OBJ)
