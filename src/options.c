@@ -72,7 +72,9 @@ const char options_usage[] =
 	"                        ten or twenty) or any file in their format; ns per call\n"
 	"  -w, --working-set LIST   where the calls' buffers spread: l1, l2, llc, cold (sized\n"
 	"                        from this machine's caches, the last level as measured or\n"
-	"                        COPYPERF_LLC) or a size; default l1,l2\n"
+	"                        COPYPERF_LLC) or a size; or stream: calls one after another,\n"
+	"                        as a serializer or a parser makes them, through two walks of\n"
+	"                        twice the last level; default l1,l2\n"
 	"      --seed N          draws the call lists (default 2008): the same N, the same calls\n"
 	"  -q, --quiet           no progress line on standard error\n"
 	"  -h, --help            this text\n"
@@ -272,7 +274,7 @@ static int parse_numa(const char *arg, struct options *o, char *err, size_t errl
 	return 0;
 }
 
-/* l1, l2, llc, cold, or a size: sized from the machine when the run starts. */
+/* l1, l2, llc, cold, stream, or a size: sized from the machine when the run starts. */
 static int check_working_sets(const struct options *o, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < o->n_working_sets; i++) {
@@ -283,8 +285,8 @@ static int check_working_sets(const struct options *o, char *err, size_t errlen)
 		if (working_set_is_level(w))
 			continue;
 		if (parse_size(w, &v, why, sizeof(why)))
-			return fail(err, errlen, "--working-set: '%s' is not l1, l2, llc, cold or a size",
-				    w);
+			return fail(err, errlen,
+				    "--working-set: '%s' is not l1, l2, llc, cold, stream or a size", w);
 		if (v < MIN_WORKING_SET || v > MAX_WORKING_SET)
 			return fail(err, errlen, "--working-set: %s is out of range (%u bytes to 1G)", w,
 				    MIN_WORKING_SET);
@@ -355,6 +357,12 @@ static int check_replay(const struct options *o, char *err, size_t errlen)
 		if (o->given & chunk_only[i].bit)
 			return fail(err, errlen, "%s: not with --distribution (%s)", chunk_only[i].opt,
 				    chunk_only[i].why);
+	/* stream reads like a way to walk any buffers: say that it is a list of calls too */
+	for (size_t i = 0; o->kernel && i < o->n_working_sets; i++)
+		if (working_set_is_stream(o->working_sets[i]))
+			return fail(err, errlen, "--working-set stream: not with --kernel (a stream is a "
+						 "list of calls replayed in user space; the module replays "
+						 "none)");
 	if (o->kernel)
 		return fail(err, errlen, "--distribution: not with --kernel (the module replays no "
 					 "call mixes; they are measured in user space)");

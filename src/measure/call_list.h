@@ -6,9 +6,14 @@
  *
  * The arena: a canary page, then the source side and the destination side
  * (memcpy), or one side for both (memmove), each followed by a canary page.
- * The working set bounds where calls start: their offsets spread over the
- * first `span` bytes of a side; the rare call longer than that runs past it
- * into the side's tail, which is as long as the largest size.
+ * The working set bounds where calls start. Spread (the default), their
+ * offsets at random over the first `span` bytes of a side; the rare call
+ * longer than that runs past it into the side's tail, which is as long as the
+ * largest size. Stream, one after another: each call's source starts where
+ * the previous call's source ended, and its destination where the previous
+ * destination ended, each rounded up to the alignment drawn for it, as a
+ * serializer appends to a buffer or a parser walks one; the list walks its
+ * span once, so that pass after pass goes on through the same lines in order.
  */
 #ifndef COPYPERF_CALL_LIST_H
 #define COPYPERF_CALL_LIST_H
@@ -23,10 +28,14 @@ struct call {
 	uint32_t size;
 };
 
+/* How a list's calls lie in their sides: at random, or one after another. */
+enum call_layout { CALLS_SPREAD, CALLS_STREAM };
+
 struct call_list {
 	struct call *calls;
 	size_t n;
 	enum dist_kind kind;
+	enum call_layout layout;
 	uint64_t span;        /* bytes of each side the offsets spread over */
 	size_t side;          /* bytes of each side, tail included */
 	size_t src_side, dst_side; /* where the sides start (the same one for memmove) */
@@ -59,6 +68,19 @@ struct call_list {
  */
 int call_list_build(struct call_list *l, const struct distribution *d, uint64_t working_set,
 		    uint64_t seed, size_t n, char *err, size_t errlen);
+
+/*
+ * Draws the calls of a stream (CALLS_STREAM) from d: a source walk and a
+ * destination walk of working_set / 2 bytes each (memcpy: one side each;
+ * memmove: both in its one side, a call overlapping its source as often as d
+ * says), as many calls as it takes to walk them to their end, at most
+ * CALL_LIST_STREAM_CALLS. Returns 0, or -1 with a one-line reason in err.
+ */
+int call_list_build_stream(struct call_list *l, const struct distribution *d,
+			   uint64_t working_set, uint64_t seed, char *err, size_t errlen);
+/* The most calls a stream may take to walk its span. */
+#define CALL_LIST_STREAM_CALLS (1u << 25)
+
 void call_list_free(struct call_list *l);
 
 /*

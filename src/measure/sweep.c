@@ -33,6 +33,7 @@ static int init_point(struct point_result *p, const struct options *o, const str
 	p->distribution = w->distribution;
 	p->working_set_name = w->working_set_name;
 	p->working_set = w->working_set;
+	p->layout = w->calls->layout;
 	passes = call_list_passes(w->calls, o->total);
 	p->calls = passes * w->calls->n * point_threads(p);
 	p->total = passes * w->calls->bytes * point_threads(p);

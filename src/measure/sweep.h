@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "call_list.h"
 #include "counters.h"
 #include "options.h"
 #include "stats/stats.h"
@@ -20,8 +21,6 @@ enum measure_status {
 	MEASURE_ERROR = -1, /* the measurement could not be made: the run stops */
 	MEASURE_NO_MEMORY = -2, /* its memory could not be had (ulimit -v): the run stops */
 };
-
-struct call_list;
 
 /* What a point measures: a chunk size walked through the buffers, or a list of calls replayed. */
 struct workload {
@@ -71,8 +70,13 @@ struct point_result {
 	char error[200]; /* when !verified: what was wrong */
 	/* Replayed call mixes (--distribution); distribution is NULL for a chunk point. */
 	const char *distribution;     /* its name */
-	const char *working_set_name; /* l1, l2, llc, cold, or the size as given */
+	const char *working_set_name; /* l1, l2, llc, cold, stream, or the size as given */
 	uint64_t working_set;         /* bytes the calls' offsets spread over */
+	/*
+	 * how its calls lie: a stream and a spread list of the same bytes are two
+	 * points, since one walks memory in order and the other at random
+	 */
+	enum call_layout layout;
 	uint64_t calls;               /* calls per measurement, all threads' (total: their bytes) */
 	struct counter_values counters; /* summed over the repeats; none if .measurements is 0 */
 };

@@ -13,6 +13,7 @@ static const struct {
 	uint64_t num, den;
 } levels[] = {
 	{ "l1", 1, 3, 4 }, { "l2", 2, 1, 2 }, { "llc", 0, 1, 2 }, { "cold", 0, 2, 1 },
+	{ "stream", 0, 4, 1 }, /* two walks of twice the last level each */
 };
 #define N_LEVELS (sizeof(levels) / sizeof(levels[0]))
 
@@ -22,6 +23,19 @@ bool working_set_is_level(const char *word)
 		if (!strcmp(word, levels[i].name))
 			return true;
 	return false;
+}
+
+bool working_set_is_stream(const char *word)
+{
+	return !strcmp(word, "stream");
+}
+
+int working_set_calls(struct call_list *l, const struct distribution *d, const char *word,
+		      uint64_t bytes, uint64_t seed, char *err, size_t errlen)
+{
+	if (working_set_is_stream(word))
+		return call_list_build_stream(l, d, bytes, seed, err, errlen);
+	return call_list_build(l, d, bytes, seed, call_list_calls(bytes, d->mean_size), err, errlen);
 }
 
 uint64_t working_set_bytes(const char *word, char *err, size_t errlen)
@@ -63,9 +77,14 @@ static int add_working_sets(struct workloads *ws, const struct options *o, char 
 	for (size_t i = 0; i < o->n_working_sets; i++) {
 		if ((ws->ws_bytes[i] = working_set_bytes(o->working_sets[i], err, errlen)) == 0)
 			return -1;
-		/* a point is known by its bytes: two names for them would make one point twice */
+		/*
+		 * a point is known by its bytes and layout: two names for both would make
+		 * one point twice (a stream and a spread list of equal bytes are two)
+		 */
 		for (size_t k = 0; k < i; k++)
-			if (ws->ws_bytes[k] == ws->ws_bytes[i]) {
+			if (ws->ws_bytes[k] == ws->ws_bytes[i] &&
+			    working_set_is_stream(o->working_sets[k]) ==
+				    working_set_is_stream(o->working_sets[i])) {
 				snprintf(err, errlen, "--working-set: '%s' and '%s' are both %llu bytes here",
 					 o->working_sets[k], o->working_sets[i],
 					 (unsigned long long)ws->ws_bytes[i]);
@@ -94,8 +113,8 @@ static int build_replays(struct workloads *ws, const struct options *o, char *er
 			struct workload *w = &ws->w[ws->n];
 			uint64_t bytes = ws->ws_bytes[k];
 
-			if (call_list_build(&ws->lists[ws->n], &ws->dists[d], bytes, o->seed,
-					    call_list_calls(bytes, ws->dists[d].mean_size), err, errlen))
+			if (working_set_calls(&ws->lists[ws->n], &ws->dists[d], ws->ws_names[k], bytes,
+					      o->seed, err, errlen))
 				return -1;
 			w->calls = &ws->lists[ws->n++];
 			w->distribution = ws->dists[d].name;

@@ -28,14 +28,24 @@ struct workloads {
 /*
  * The working set a -w word stands for on this machine, as fleetbench sizes
  * them: l1 3/4 of the L1 data cache, l2 half the L2, llc half the last level,
- * cold twice the last level (the last level as llc_probe() finds it); a size
- * is itself.  0, with a one-line reason in err, when the machine does not say
+ * cold twice the last level (the last level as llc_probe() finds it); stream
+ * four times the last level, two walks of twice it each; a size is itself.  0, with a one-line reason in err, when the machine does not say
  * how large that cache is (or COPYPERF_LLC is not a size).
  */
 uint64_t working_set_bytes(const char *word, char *err, size_t errlen);
 
-/* Whether word names a cache level (l1, l2, llc, cold) rather than a size. */
+/* Whether word names a cache level (l1, l2, llc, cold, stream) rather than a size. */
 bool working_set_is_level(const char *word);
+
+/* Whether word is stream: calls one after another (call_list_build_stream), not spread. */
+bool working_set_is_stream(const char *word);
+
+/*
+ * The calls of d over the working set `word` came to (bytes), drawn from
+ * seed: a stream for stream, else spread.  Returns 0, or -1 with the reason.
+ */
+int working_set_calls(struct call_list *l, const struct distribution *d, const char *word,
+		      uint64_t bytes, uint64_t seed, char *err, size_t errlen);
 
 /* Builds the workloads o asks for.  Returns 0, or -1 with a one-line reason (bad input). */
 int workloads_build(struct workloads *ws, const struct options *o, char *err, size_t errlen);

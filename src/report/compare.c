@@ -22,8 +22,9 @@ static const char compare_usage[] =
 	"B/A per routine.  With --threshold PCT, exits 1 when any B/A is significantly\n"
 	"below 1 - PCT/100 (B slower than A by more than PCT percent), when a point\n"
 	"FAILED verification in B, or when no point was compared.\n"
-	"Replayed call mixes line up by (routine, space, distribution, working set), with\n"
-	"the median ns per call and B/A = A's time over B's.\n"
+	"Replayed call mixes line up by (routine, space, distribution, working set: its bytes\n"
+	"and whether spread or a stream), with the median ns per call and B/A = A's time\n"
+	"over B's.\n"
 	"A comma list of files pools each point's repeats over several runs: runs of one\n"
 	"build differ more than the repeats inside one run, so gate CI on several runs a side.\n";
 

@@ -50,6 +50,12 @@ static inline bool report_is_replay(const struct report *r)
 	return r->o->distributions != NULL;
 }
 
+/* How a replay point's calls lie, as the results files name it: "spread" or "stream". */
+static inline const char *call_layout_name(enum call_layout l)
+{
+	return l == CALLS_STREAM ? "stream" : "spread";
+}
+
 /* Mean cycles per unit of a point's measurement (units in one), or -1 when not counted. */
 static inline double cycles_per(const struct point_result *p, uint64_t units)
 {

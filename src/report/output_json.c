@@ -239,7 +239,10 @@ static void counters(FILE *f, const struct point_result *p)
 	fputc('}', f);
 }
 
-/* What names a point, up to its repeats: its chunk, or its distribution and working set. */
+/*
+ * What names a point, up to its repeats: its chunk, or its distribution and
+ * working set, bytes and layout.
+ */
 static void result_key(FILE *f, const struct point_result *p)
 {
 	fputs("{\"routine\":", f);
@@ -251,7 +254,8 @@ static void result_key(FILE *f, const struct point_result *p)
 		fprintf(f, ",\"working_set\":%llu,\"working_set_name\":",
 			(unsigned long long)p->working_set);
 		json_string(f, p->working_set_name);
-		fprintf(f, ",\"calls\":%llu,\"mean_size\":", (unsigned long long)p->calls);
+		fprintf(f, ",\"layout\":\"%s\",\"calls\":%llu,\"mean_size\":",
+			call_layout_name(p->layout), (unsigned long long)p->calls);
 		json_number(f, point_mean_size(p));
 		fputc(',', f);
 	} else {

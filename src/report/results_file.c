@@ -134,6 +134,19 @@ static bool read_key(struct result_row *row, const struct json *e)
 	       row->calls && row->threads;
 }
 
+/*
+ * A replay row's layout: "spread" (none in files from before streams) or
+ * "stream".  NULL, or the word when it is another: a layout this reader does
+ * not know, taken for spread, would line up with points it is not.
+ */
+static const char *read_layout(struct result_row *row, const struct json *e)
+{
+	const char *word = string_or(e, "layout", call_layout_name(CALLS_SPREAD));
+
+	row->layout = strcmp(word, call_layout_name(CALLS_STREAM)) ? CALLS_SPREAD : CALLS_STREAM;
+	return strcmp(word, call_layout_name(row->layout)) ? word : NULL;
+}
+
 /* What one measurement of a row does: bytes copied in chunks, or calls replayed. */
 static double row_work(const struct result_row *r)
 {
@@ -146,6 +159,7 @@ static int read_row(struct result_row *row, const struct json *e, double **store
 {
 	const struct json *samples = json_get_type(e, "samples", JSON_ARRAY);
 	const struct json *verified = json_get(e, "verified");
+	const char *layout;
 	char where[160];
 
 	row->verified = verified && verified->type == JSON_TRUE;
@@ -155,6 +169,11 @@ static int read_row(struct result_row *row, const struct json *e, double **store
 			 row->distribution ? "\"routine\", \"total\", \"working_set\", "
 					     "\"working_set_name\" or \"calls\" (or has 0 \"threads\")"
 					   : "\"routine\", \"chunk\" or \"total\" (or has 0 \"threads\")");
+		return -1;
+	}
+	if (row_is_replay(row) && (layout = read_layout(row, e)) != NULL) {
+		snprintf(why, whylen, "result %zu has \"layout\" '%s', not \"spread\" or \"stream\"",
+			 i + 1, layout);
 		return -1;
 	}
 	if (!row->verified)
@@ -206,6 +225,8 @@ static int point_order(const struct result_row *a, const struct result_row *b)
 		c = cmp_u64(a->chunk, b->chunk);
 	if (!c && row_is_replay(a))
 		c = cmp_u64(a->working_set, b->working_set);
+	if (!c && row_is_replay(a))
+		c = (int)a->layout - (int)b->layout;
 	if (!c && row_is_replay(a))
 		c = strcmp(a->distribution, b->distribution);
 	return c;
@@ -352,6 +373,7 @@ int result_set_from_report(struct result_set *s, const struct report *r)
 						  .distribution = p->distribution,
 						  .working_set_name = p->working_set_name,
 						  .working_set = p->working_set,
+						  .layout = p->layout,
 						  .calls = p->calls,
 						  .threads = point_threads(p),
 						  .total = p->total,
@@ -373,8 +395,8 @@ bool row_same_place(const struct result_row *a, const struct result_row *b)
 {
 	if (a->chunk != b->chunk || a->threads != b->threads || row_is_replay(a) != row_is_replay(b))
 		return false;
-	return !row_is_replay(a) ||
-	       (a->working_set == b->working_set && !strcmp(a->distribution, b->distribution));
+	return !row_is_replay(a) || (a->working_set == b->working_set && a->layout == b->layout &&
+				     !strcmp(a->distribution, b->distribution));
 }
 
 bool row_same_point(const struct result_row *a, const struct result_row *b)

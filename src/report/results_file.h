@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "measure/call_list.h"
 
 struct report;
 struct json;
@@ -20,8 +21,9 @@ struct result_row {
 	uint64_t chunk;          /* 0 in a replay row */
 	/* A replayed call mix (--distribution); distribution is NULL in a chunk row. */
 	const char *distribution;
-	const char *working_set_name; /* l1, l2, llc, cold, or the size as given */
+	const char *working_set_name; /* l1, l2, llc, cold, stream, or the size as given */
 	uint64_t working_set;         /* bytes */
+	enum call_layout layout;      /* spread in files from before streams */
 	uint64_t calls;               /* per measurement */
 	unsigned threads;        /* copying at once (-j); 1 in files from before -j */
 	uint64_t total;          /* bytes copied per measurement, by all threads */
@@ -111,7 +113,7 @@ bool row_same_routine(const struct result_row *a, const struct result_row *b);
 
 /*
  * Measured at the same place: the same chunk, or the same mix and working set
- * (in bytes), on as many threads.
+ * (in bytes, and spread or a stream), on as many threads.
  */
 bool row_same_place(const struct result_row *a, const struct result_row *b);
 

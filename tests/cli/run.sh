@@ -290,7 +290,12 @@ usage_error "unknown distribution" "--distribution: 'nosuch' is not a shipped di
 usage_error "distribution in the kernel" "--distribution: not with --kernel" -d fleet --kernel
 usage_error "working set without -d" "--working-set: only with --distribution" -w l1
 usage_error "seed without -d" "--seed: only with --distribution" --seed 3
-usage_error "bad working set" "--working-set: 'l4' is not l1, l2, llc, cold or a size" -d fleet -w l4
+usage_error "bad working set" "--working-set: 'l4' is not l1, l2, llc, cold, stream or a size" -d fleet -w l4
+usage_error "a working set twice" "--working-set: 'l1' is given twice" -d fleet -w l1,l1
+usage_error "stream twice" "--working-set: 'stream' is given twice" -d fleet -w stream,stream
+usage_error "stream in the kernel" "--working-set stream: not with --kernel (a stream is a list of calls" \
+	-w stream --kernel -d fleet
+usage_error "stream without -d" "--working-set: only with --distribution" -w stream
 usage_error "tiny working set" "--working-set: 16 is out of range" -d fleet -w 16
 usage_error "sizes with -d" "--sizes: not with --distribution" -d fleet -s 64
 usage_error "cache mode with -d" "--cache: not with --distribution" -d fleet -c hot
@@ -381,6 +386,49 @@ grep -Eq 'broken-at-37 +memcpy_3 .*FAILED: .*size 37, .*wrong byte at \+20' "$tm
 	bad "broken-at-37 not caught on memcpy_3: $(cat "$tmp/b37")"
 grep -Eq 'broken-at-37 +memcpy_7 .* yes' "$tmp/b37" && ok || bad "broken-at-37 on memcpy_7 (no 37 B calls) not verified"
 grep -q 'broken-at-37 FAILED on memcpy_3, working set 8K' "$tmp/b37err" && ok || bad "stderr: $(cat "$tmp/b37err")"
+# stream: the calls one after another through two walks of twice the last level, 4 MiB in all
+# under COPYPERF_LLC=1M; beside it a spread working set of the same bytes, another point. Every
+# point verified, each named with its layout in the JSON; compare and plot keep the two apart.
+for run in 1 2; do
+	COPYPERF_LLC=1M "$cp" -q -d memcpy_3,memmove_7 -w stream,4M -n 2 -t 1M \
+		-r memcpy,memmove,copyperf_memmove -f json -o "$tmp/stream$run.json" 2>"$tmp/err" ||
+		bad "-w stream,4M: exit $?, $(cat "$tmp/err")"
+done
+python3 - "$tmp/stream1.json" <<'PY' && ok || bad "-w stream: the JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["config"]["working_sets"] == ["stream", "4M"], d["config"]
+llc = d["machine"]["llc"]
+assert llc["size"] == 1 << 20 and llc["source"] == "COPYPERF_LLC", llc
+res = d["results"]
+# memcpy_3 for three routines, memmove_7 for the two that allow overlap; two working sets each
+assert len(res) == (3 + 2) * 2, len(res)
+for r in res:
+    assert r["verified"] is True and r["working_set"] == 4 << 20, r
+    assert (r["working_set_name"], r["layout"]) in (("stream", "stream"), ("4M", "spread")), r
+    assert r["calls"] > 0 and abs(r["mean_size"] * r["calls"] - r["total"]) < 1e-6 * r["total"] + 1, r
+assert sum(r["layout"] == "stream" for r in res) == 5, res
+PY
+COPYPERF_LLC=1M "$cp" -q -d memcpy_3 -w stream -n 1 -t 1M -r memcpy,copyperf_memcpy >"$tmp/st" 2>"$tmp/err" &&
+	grep -Eq '^memcpy +memcpy_3 +stream +4194304 .* yes$' "$tmp/st" &&
+	grep -Eq '^copyperf_memcpy +memcpy_3 +stream +4194304 .* yes$' "$tmp/st" && ok ||
+	bad "-w stream: the table: $(cat "$tmp/st" "$tmp/err")"
+"$cp" compare "$tmp/stream1.json" "$tmp/stream2.json" >"$tmp/cmp" 2>"$tmp/err" &&
+	[ "$(grep -Ec '^memmove +user +memmove_7 +stream ' "$tmp/cmp")" -eq 1 ] &&
+	[ "$(grep -Ec '^memmove +user +memmove_7 +4M ' "$tmp/cmp")" -eq 1 ] &&
+	grep -Eq '^memmove +user +[0-9.]+ +over 4 distributions and working sets$' "$tmp/cmp" &&
+	! grep -q 'points only in' "$tmp/cmp" && ok || bad "compare of two stream runs: $(cat "$tmp/cmp" "$tmp/err")"
+"$cp" plot -o "$tmp/stream.svg" "$tmp/stream1.json" 2>"$tmp/err" &&
+	grep -q 'memcpy_3 stream' "$tmp/stream.svg" && grep -q 'memcpy_3 4M' "$tmp/stream.svg" && ok ||
+	bad "plot of a stream run: $(cat "$tmp/err")"
+# A routine wrong only at 37 B, caught in the stream as in the spread calls.
+COPYPERF_LLC=1M "$broken" -q -d memcpy_3,memcpy_7 -w stream -r memcpy,broken-at-37 -n 1 -t 1M \
+	>"$tmp/b37" 2>"$tmp/b37err"
+st=$?
+[ "$st" -eq 1 ] && grep -Eq 'broken-at-37 +memcpy_3 +stream .*FAILED: .*size 37, .*wrong byte at \+20' "$tmp/b37" &&
+	grep -Eq 'broken-at-37 +memcpy_7 +stream .* yes$' "$tmp/b37" &&
+	grep -q 'broken-at-37 FAILED on memcpy_3, working set stream' "$tmp/b37err" && ok ||
+	bad "broken-at-37 in a stream: exit $st, $(cat "$tmp/b37" "$tmp/b37err")"
 # A copy of nothing at 100 B, where every 100 B call's destination already holds its bytes
 # (each starts where a correct 200 B call copied the same source): caught, not 2x faster.
 printf '100:1,200:1\n0:1\n64:1\n' >"$tmp/same.csv"

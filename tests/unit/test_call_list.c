@@ -3,9 +3,11 @@
  * How a replay's calls are drawn: the recorded proportions, the alignments
  * asked for, inside their sides, memmove's overlaps as often as recorded, the
  * same calls from the same seed and others from another, and no order a
- * branch predictor could learn.
+ * branch predictor could learn.  A stream's calls one after another through
+ * its sides, to the span's end, as aligned and as overlapping as drawn.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -181,6 +183,177 @@ static void test_size_too_large(void **state)
 	assert_non_null(strstr(err, "made:1:7: size 1073741825 is larger than the working set allows"));
 }
 
+/* A stream: two walks of 16 MiB each, the alignments 8 and 64 so that each shows. */
+#define STREAM_WS (32u << 20)
+static const uint64_t stream_aligns[] = { 8, 64 };
+#define STREAM_MAX_ALIGN 64
+
+static void build_stream(struct call_list *l, const struct distribution *d, uint64_t ws,
+			 uint64_t seed)
+{
+	char err[256];
+
+	if (call_list_build_stream(l, d, ws, seed, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(l->layout, CALLS_STREAM);
+	assert_true(l->n > 0 && l->n <= CALL_LIST_STREAM_CALLS);
+}
+
+/* Whether off is a multiple of one of the alignments a stream's calls draw. */
+static bool aligned_as_drawn(uint64_t off)
+{
+	for (size_t k = 0; k < sizeof(stream_aligns) / sizeof(stream_aligns[0]); k++)
+		if (off % stream_aligns[k] == 0)
+			return true;
+	return false;
+}
+
+/* at starts at or after end, the previous call's, and less than the largest alignment past it. */
+static void assert_next(uint64_t at, uint64_t end)
+{
+	if (at < end || at >= end + STREAM_MAX_ALIGN)
+		fail_msg("a call at %llu after one that ended at %llu", (unsigned long long)at,
+			 (unsigned long long)end);
+}
+
+/*
+ * memcpy: each source right after the previous source, each destination right
+ * after the previous destination, as aligned as drawn, inside their sides, the
+ * sizes in the recorded proportions and the walk at the span's end.
+ */
+static void test_stream_memcpy(void **state)
+{
+	struct made m;
+	struct call_list l;
+	size_t count[4] = { 0 }, at64 = 0;
+	uint64_t src_end = 0, dst_end = 0;
+
+	(void)state;
+	make(&m, DIST_MEMCPY, 0, sizes, ps, 4, stream_aligns, 2);
+	build_stream(&l, &m.d, STREAM_WS, 1);
+	assert_true(l.span == STREAM_WS / 2);
+	assert_true(l.dst_side >= l.src_side + l.side + 4096); /* a page between the sides */
+	for (size_t i = 0; i < l.n; i++) {
+		const struct call *c = &l.calls[i];
+		uint64_t src = c->src - l.src_side, dst = c->dst - l.dst_side;
+		size_t k = 0;
+
+		while (k < 4 && sizes[k] != c->size)
+			k++;
+		assert_true(k < 4);
+		count[k]++;
+		assert_true(c->src >= l.src_side && c->src + c->size <= l.src_side + l.side);
+		assert_true(c->dst >= l.dst_side && c->dst + c->size <= l.dst_side + l.side);
+		assert_true(src + c->size <= l.span && dst + c->size <= l.span);
+		assert_true(aligned_as_drawn(src) && aligned_as_drawn(dst));
+		at64 += src % 64 == 0;
+		if (i) {
+			assert_next(src, src_end);
+			assert_next(dst, dst_end);
+		}
+		src_end = src + c->size;
+		dst_end = dst + c->size;
+	}
+	/* 64 drawn for half the sources, and an 8 lands on a multiple of 64 now and then */
+	assert_true(at64 > l.n * 0.45);
+	/* the first call that would have passed the span's end ended the walk */
+	assert_true((src_end > dst_end ? src_end : dst_end) + sizes[3] + STREAM_MAX_ALIGN >= l.span);
+	/* a stretch of the shuffled sizes: their shares of it, within a percent */
+	for (size_t k = 0; k < 4; k++)
+		assert_true(count[k] > (ps[k] - 0.01) * l.n && count[k] < (ps[k] + 0.01) * l.n);
+	assert_true(l.bytes == count[1] * 8 + count[2] * 100 + count[3] * 3000);
+	assert_int_equal(l.overlapping, 0);
+	call_list_free(&l);
+}
+
+/*
+ * memmove: the sources one after another, a call overlapping its source as
+ * often as recorded, the others' destinations one after another, all in the
+ * one side.
+ */
+static void test_stream_memmove(void **state)
+{
+	static const uint64_t msizes[] = { 16, 200 };
+	static const double mps[] = { 0.5, 0.5 };
+	struct made m;
+	struct call_list l;
+	size_t overlapping = 0, backward = 0, apart = 0;
+	uint64_t src_end = 0, dst_end = 0;
+
+	(void)state;
+	make(&m, DIST_MEMMOVE, 0.25, msizes, mps, 2, stream_aligns, 2);
+	build_stream(&l, &m.d, STREAM_WS / 4, 3);
+	assert_int_equal(l.src_side, l.dst_side); /* one buffer */
+	for (size_t i = 0; i < l.n; i++) {
+		const struct call *c = &l.calls[i];
+		uint64_t src = c->src - l.src_side, dst = c->dst - l.dst_side;
+
+		assert_true(c->src >= l.src_side && c->src + c->size <= l.src_side + l.side);
+		assert_true(c->dst >= l.dst_side && c->dst + c->size <= l.dst_side + l.side);
+		assert_true(src + c->size <= l.span && aligned_as_drawn(src));
+		if (i)
+			assert_next(src, src_end);
+		src_end = src + c->size;
+		if (call_ranges_overlap(src, dst, c->size)) {
+			overlapping++;
+			backward += dst > src; /* memmove must copy these from the end */
+			continue;
+		}
+		assert_true(aligned_as_drawn(dst));
+		if (apart++)
+			assert_next(dst, dst_end);
+		dst_end = dst + c->size;
+	}
+	assert_int_equal(overlapping, l.overlapping);
+	assert_true(overlapping > l.n * 0.23 && overlapping < l.n * 0.27);
+	assert_true(backward > overlapping * 0.4 && backward < overlapping * 0.6);
+	assert_true(src_end + msizes[1] + STREAM_MAX_ALIGN >= l.span);
+	call_list_free(&l);
+}
+
+static void test_stream_seed_repeats(void **state)
+{
+	struct made m;
+	struct call_list a, b, c;
+
+	(void)state;
+	make(&m, DIST_MEMCPY, 0, sizes, ps, 4, stream_aligns, 2);
+	build_stream(&a, &m.d, STREAM_WS / 8, 7);
+	build_stream(&b, &m.d, STREAM_WS / 8, 7);
+	build_stream(&c, &m.d, STREAM_WS / 8, 8);
+	assert_int_equal(a.n, b.n);
+	assert_memory_equal(a.calls, b.calls, a.n * sizeof(*a.calls));
+	assert_true(a.n != c.n || memcmp(a.calls, c.calls, a.n * sizeof(*a.calls)) != 0);
+	call_list_free(&a);
+	call_list_free(&b);
+	call_list_free(&c);
+}
+
+/* A stream has no walk from calls of 0 bytes, nor from calls too small to end it in time. */
+static void test_stream_refused(void **state)
+{
+	static const uint64_t zero[] = { 0 }, one[] = { 1 };
+	static const double all[] = { 1 };
+	struct made m;
+	struct call_list l;
+	char err[256];
+
+	(void)state;
+	make(&m, DIST_MEMCPY, 0, zero, all, 1, aligns, 3);
+	assert_int_equal(call_list_build_stream(&l, &m.d, STREAM_WS, 1, err, sizeof(err)), -1);
+	assert_string_equal(err, "made: every call copies 0 bytes: a stream has nothing to walk");
+	/* 1 B a call: a span of CALL_LIST_STREAM_CALLS bytes takes more calls than that */
+	make(&m, DIST_MEMCPY, 0, one, all, 1, aligns, 3);
+	assert_int_equal(call_list_build_stream(&l, &m.d, 2ull * CALL_LIST_STREAM_CALLS, 1, err,
+						sizeof(err)), -1);
+	assert_non_null(strstr(err, "made: calls of 1.0 bytes on average would take more than "
+				    "33554432 calls"));
+	assert_null(strchr(err, '\n'));
+	/* and one a sixteenth of that walks */
+	build_stream(&l, &m.d, 2ull * CALL_LIST_STREAM_CALLS / 16, 1);
+	call_list_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +362,10 @@ int main(void)
 		cmocka_unit_test(test_memmove_overlaps),
 		cmocka_unit_test(test_seed_repeats_and_varies),
 		cmocka_unit_test(test_size_too_large),
+		cmocka_unit_test(test_stream_memcpy),
+		cmocka_unit_test(test_stream_memmove),
+		cmocka_unit_test(test_stream_seed_repeats),
+		cmocka_unit_test(test_stream_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -130,6 +130,10 @@ static void test_bad_inputs(void **state)
 		{ { "--cpu", "-1" }, "--cpu", "out of range" },
 		{ { "-r", "memcpy,,bytes" }, "--routines", "empty name" },
 		{ { "-o", "" }, "--output", "empty file name" },
+		{ { "-dfleet", "-w", "l4" }, "--working-set", "not l1, l2, llc, cold, stream or a size" },
+		{ { "-dfleet", "-w", "stream,stream" }, "--working-set", "'stream' is given twice" },
+		{ { "-dfleet", "-wstream", "--kernel" }, "--working-set stream", "not with --kernel" },
+		{ { "-w", "stream" }, "--working-set", "only with --distribution" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

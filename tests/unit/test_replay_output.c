@@ -17,13 +17,14 @@
 #include "replay_fixture.h"
 
 static char *distributions[] = { "memcpy_fleet", "my,mix" };
-static char *working_sets[] = { "l1", "1M" };
+static char *working_sets[] = { "l1", "stream" };
 static const uint64_t bytes[] = { 32768, 1 << 20 };
 
-/* A replay of two points: one measured, one FAILED; cycles counted when asked. */
+/* A replay of two points: one measured, one streamed and FAILED; cycles counted when asked. */
 static void replay(struct replay_fixture *x, int with_counters)
 {
 	replay_fixture(x, 2, distributions, working_sets, bytes);
+	x->p[1].layout = CALLS_STREAM;
 	replay_fail(x, 1, "call 7 (64 B) copied wrongly at byte 3");
 	if (with_counters) {
 		/* 45000 cycles a measurement: 45 a call, 0.3 a byte */
@@ -115,6 +116,7 @@ static void test_json(void **state)
 	assert_string_equal(json_get_type(ok, "distribution", JSON_STRING)->string, "memcpy_fleet");
 	assert_string_equal(json_get_type(ok, "working_set_name", JSON_STRING)->string, "l1");
 	assert_near(member(ok, "working_set"), 32768, 0);
+	assert_string_equal(json_get_type(ok, "layout", JSON_STRING)->string, "spread");
 	assert_near(member(ok, "calls"), 1000, 0);
 	assert_near(member(ok, "mean_size"), 150, 0);
 	assert_near(member(ok, "total"), 150000, 0);
@@ -131,8 +133,9 @@ static void test_json(void **state)
 
 	failed = &results->items[1];
 	assert_string_equal(json_get_type(failed, "distribution", JSON_STRING)->string, "my,mix");
-	assert_string_equal(json_get_type(failed, "working_set_name", JSON_STRING)->string, "1M");
+	assert_string_equal(json_get_type(failed, "working_set_name", JSON_STRING)->string, "stream");
 	assert_near(member(failed, "working_set"), 1 << 20, 0);
+	assert_string_equal(json_get_type(failed, "layout", JSON_STRING)->string, "stream");
 	assert_int_equal(json_get(failed, "verified")->type, JSON_FALSE);
 	assert_string_equal(json_get_type(failed, "error", JSON_STRING)->string,
 			    "call 7 (64 B) copied wrongly at byte 3");
@@ -204,7 +207,7 @@ static void test_csv(void **state)
 		"samples,error,seed\n"
 		"memcpy,user,memcpy_fleet,32768,l1,1000,150,150000,3,1.5e-05,1e-05,2e-05,15,10,20,"
 		"1e+10,7.5e+09,1.5e+10,true,1e-05;2e-05;1.5e-05,,9223372036854775813\n"
-		"memcpy,user,\"my,mix\",1048576,1M,1000,150,150000,3,,,,,,,,,,false,,"
+		"memcpy,user,\"my,mix\",1048576,stream,1000,150,150000,3,,,,,,,,,,false,,"
 		"call 7 (64 B) copied wrongly at byte 3,9223372036854775813\n");
 	free(text);
 }
@@ -243,7 +246,7 @@ static void test_table(void **state)
 		"ns/call median       min       max  MB/s median  verified\n",
 		"memcpy             memcpy_fleet     l1               32768     1000         150.0 "
 		"         15.00     10.00     20.00       9536.7  yes\n",
-		"memcpy             my,mix           1M             1048576  "
+		"memcpy             my,mix           stream         1048576  "
 		"FAILED: call 7 (64 B) copied wrongly at byte 3\n",
 	};
 	static const char *const counted[] = { "verified   cyc/call\n",

@@ -2,7 +2,8 @@
 /*
  * Replay results as `plot` and `compare` see them: written by -f json and read
  * back, taken from the run just made, found and pooled by (routine, space,
- * chunk, distribution, working set), and never mixed with chunk results.
+ * chunk, distribution, working set and its layout), and never mixed with
+ * chunk results.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -118,6 +119,93 @@ static void test_point_twice(void **state)
 	result_set_free(&s);
 }
 
+/*
+ * A stream and a spread working set of the same bytes are two points: both
+ * written, read back and found, each its own, with their own labels.
+ */
+static void test_stream_and_spread_of_equal_bytes(void **state)
+{
+	static char *names[] = { "stream", "4M" };
+	static const uint64_t same[] = { 4 << 20, 4 << 20 };
+	struct replay_fixture x;
+	struct result_set s, from_run;
+	char why[512], where[64];
+
+	(void)state;
+	replay_fixture(&x, 2, distributions, names, same);
+	x.p[0].layout = CALLS_STREAM;
+	if (write_and_read(&x, &s, why, sizeof(why)))
+		fail_msg("%s", why);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.rows[0].layout, CALLS_STREAM);
+	assert_int_equal(s.rows[1].layout, CALLS_SPREAD);
+	assert_false(row_same_place(&s.rows[0], &s.rows[1]));
+	assert_ptr_equal(result_set_find(&s, &s.rows[0]), &s.rows[0]);
+	assert_ptr_equal(result_set_find(&s, &s.rows[1]), &s.rows[1]);
+	row_where(&s.rows[0], where, sizeof(where));
+	assert_string_equal(where, "memcpy_fleet stream");
+	/* the run just made keeps them apart too, and finds each in the file read */
+	assert_int_equal(result_set_from_report(&from_run, &x.r), 0);
+	assert_int_equal(from_run.rows[0].layout, CALLS_STREAM);
+	for (size_t i = 0; i < 2; i++) {
+		assert_ptr_equal(result_set_find(&from_run, &from_run.rows[i]), &from_run.rows[i]);
+		assert_ptr_equal(result_set_find(&s, &from_run.rows[i]), &s.rows[i]);
+	}
+	result_set_free(&from_run);
+	result_set_free(&s);
+}
+
+/* The JSON text as a results file, read back into s; returns result_set_read's status. */
+static int read_text(const char *text, struct result_set *s, char *why, size_t len)
+{
+	char path[] = "/tmp/copyperf-replay-XXXXXX";
+	int fd = mkstemp(path), status;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	status = result_set_read(s, path, why, len);
+	unlink(path);
+	return status;
+}
+
+#define LAYOUT_FILE(first, second)                                                          \
+	"{\"tool\":\"copyperf\",\"results\":["                                               \
+	"{\"routine\":\"memcpy\",\"distribution\":\"d\",\"working_set\":4096,"                \
+	"\"working_set_name\":\"4K\",\"calls\":1,\"total\":1,\"verified\":false" first "},"  \
+	"{\"routine\":\"memcpy\",\"distribution\":\"d\",\"working_set\":4096,"                \
+	"\"working_set_name\":\"4K\",\"calls\":1,\"total\":1,\"verified\":false" second "}]}"
+
+/*
+ * A file from before streams has no "layout": its points are spread, and one
+ * given twice is still refused; one marked stream beside it is another point,
+ * and a layout this reader does not know is refused, named.
+ */
+static void test_layout_read(void **state)
+{
+	struct result_set s;
+	char why[512];
+
+	(void)state;
+	assert_int_equal(read_text(LAYOUT_FILE("", ""), &s, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "result 2 repeats result 1 (memcpy, d 4K)"));
+	result_set_free(&s);
+	if (read_text(LAYOUT_FILE("", ",\"layout\":\"stream\""), &s, why, sizeof(why)))
+		fail_msg("%s", why);
+	assert_int_equal(s.rows[0].layout, CALLS_SPREAD);
+	assert_int_equal(s.rows[1].layout, CALLS_STREAM);
+	result_set_free(&s);
+	if (read_text(LAYOUT_FILE(",\"layout\":\"spread\"", ",\"layout\":\"stream\""), &s, why,
+		      sizeof(why)))
+		fail_msg("%s", why);
+	assert_int_equal(s.rows[0].layout, CALLS_SPREAD);
+	result_set_free(&s);
+	assert_int_equal(read_text(LAYOUT_FILE("", ",\"layout\":\"zigzag\""), &s, why, sizeof(why)),
+			 -1);
+	assert_non_null(strstr(why, "result 2 has \"layout\" 'zigzag', not \"spread\" or \"stream\""));
+	result_set_free(&s);
+}
+
 /* A chunk row never matches a replay row, even with its chunk 0. */
 static void test_kinds_never_match(void **state)
 {
@@ -206,6 +294,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_point_twice),
+		cmocka_unit_test(test_stream_and_spread_of_equal_bytes),
+		cmocka_unit_test(test_layout_read),
 		cmocka_unit_test(test_from_report),
 		cmocka_unit_test(test_kinds_never_match),
 		cmocka_unit_test(test_pool_scales_to_the_calls),
