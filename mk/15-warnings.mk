@@ -15,7 +15,7 @@ test-warnings:
 	@for cc in gcc clang; do \
 		echo "building with $$cc -Werror"; \
 		$(MAKE) --no-print-directory -s CC=$$cc BUILD=build/werror-$$cc EXTRA_CFLAGS=-Werror all \
-			$$(echo $(UNIT_BIN) $(COPYPERF_BROKEN) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(RECORD_COST) $(WALK_GRID) | \
+			$$(echo $(UNIT_BIN) $(COPYPERF_BROKEN) $(COPYBENCH) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(RECORD_COST) $(WALK_GRID) | \
 				sed "s|$(BUILD)/|build/werror-$$cc/|g") || exit 1; \
 	done
 

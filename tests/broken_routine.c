@@ -4,6 +4,7 @@
  * build: verification must report it FAILED and give it no speed.
  */
 #include <sched.h>
+#include <stdint.h>
 #include <string.h>
 #include "copyperf.h"
 
@@ -28,6 +29,20 @@ static void *wrong_at_37(void *dst, const void *src, size_t n)
 	memcpy(dst, src, n);
 	if (n == 37)
 		((unsigned char *)dst)[20] ^= 0x01;
+	return dst;
+}
+
+/*
+ * Right but where the destination ends in a page's last 64 bytes, and small:
+ * there it writes one byte past the end, as a copy near a page's end might.
+ */
+static void *stray_near_page_end(void *dst, const void *src, size_t n)
+{
+	uintptr_t end = (uintptr_t)dst + n;
+
+	memcpy(dst, src, n);
+	if (n && n <= 64 && (end & 4095) > 4096 - 64)
+		((unsigned char *)dst)[n] = ((const unsigned char *)src)[0] ^ 0xff;
 	return dst;
 }
 
@@ -121,6 +136,8 @@ static const struct copyperf_routine broken[] = {
 	{ "broken-noop-100", "test only: copies nothing at exactly 100 B", nothing_at_100, NULL, 0 },
 	{ "broken-stray-100", "test only: at 100 B also writes 70 B past the end", stray_at_100,
 	  NULL, 0 },
+	{ "broken-page-end", "test only: under 64 B, writes a byte past a destination ending a page",
+	  stray_near_page_end, NULL, 0 },
 	{ "broken-rarely", "test only: one wrong byte every 1000th call", wrong_once_in_1000, NULL,
 	  0 },
 	{ "broken-first", "test only: one wrong byte on its first call", wrong_first_call, NULL, 0 },

@@ -49,7 +49,25 @@ if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "3 processes: exit $rc"; else bad "
 grep -q '^(3 processes x 3 rounds' "$out" && ok "pooled header" || bad "no pooled header"
 rows sweep 14
 rows l1 5
-[ "$(grep -cE '^  (sweep|l1): .* (met|NOT MET)$' "$out")" -eq 4 ] && ok "4 verdicts" || bad "verdicts missing"
+[ "$(grep -cE '^  (sweep|l1): .* (met|NOT MET)$' "$out")" -eq 5 ] && ok "5 verdicts" || bad "verdicts missing"
+grep -qE '^  sweep: none below 1\.00x +(met|NOT MET)$' "$out" && ok "sweep: the no-loss verdict" ||
+	bad "sweep: no no-loss verdict"
+# The summary: a line per table, its verdict NOT MET exactly where one of its targets is.
+summary_agrees() { # TABLE...
+	for t in "$@"; do
+		line=$(sed -n '/^summary:/,$p' "$out" | grep -E "^$t +[0-9]+ ")
+		if [ -z "$line" ]; then
+			bad "summary: no line for $t"
+		elif grep -qE "^  $t: .*NOT MET$" "$out"; then
+			echo "$line" | grep -q ' NOT MET ' && ok "summary: $t NOT MET as its verdicts" ||
+				bad "summary: $t says met: $line"
+		else
+			echo "$line" | grep -q ' met ' && ok "summary: $t met as its verdicts" ||
+				bad "summary: $t says not met: $line"
+		fi
+	done
+}
+summary_agrees sweep l1
 # exit status follows the verdicts
 if grep -q 'NOT MET$' "$out"; then want=1; else want=0; fi
 [ $rc -eq $want ] && ok "exit status follows the verdicts" || bad "exit $rc with verdicts $(grep -c 'NOT MET' "$out") not met"
@@ -69,8 +87,8 @@ if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist: exit $rc"; else bad "dist: e
 for kind in memcpy memmove; do
 	n=$(grep -cE "^ +${kind}_([0-8]|fleet) (l1|l2) +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x " "$out")
 	[ "$n" -eq 20 ] && ok "dist: 20 $kind rows" || bad "dist: $n $kind rows, not 20"
-	[ "$(grep -cE "^  dist $kind l[12]: .* (met|NOT MET)$" "$out")" -eq 4 ] && ok "dist: 4 $kind verdicts" ||
-		bad "dist: $kind verdicts missing"
+	[ "$(grep -cE "^  dist $kind: (none below 1\.00x|l[12] (geometric mean|lowest) >= [0-9.]+x \([0-9.]+x\)) +(met|NOT MET)$" "$out")" -eq 5 ] &&
+		ok "dist: 5 $kind verdicts" || bad "dist: $kind verdicts missing"
 done
 grep -q '^(2 processes x 3 rounds, interleaved; ns per call' "$out" && ok "dist: ns per call" || bad "dist: no unit"
 # -w: dist-llc at the working set given, which its rows and verdicts name (a guest told its
@@ -81,11 +99,12 @@ if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist-llc -w 64K: exit $rc"; else b
 for kind in memcpy memmove; do
 	n=$(grep -cE "^ +${kind}_([0-8]|fleet) 64K +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x " "$out")
 	[ "$n" -eq 10 ] && ok "dist-llc -w 64K: 10 $kind rows" || bad "dist-llc -w 64K: $n $kind rows, not 10"
-	grep -qE "^  dist-llc 64K $kind: no mix below 1.00x +(met|NOT MET)$" "$out" &&
+	grep -qE "^  dist-llc 64K $kind: none below 1.00x +(met|NOT MET)$" "$out" &&
 		ok "dist-llc -w 64K: the $kind verdict names it" || bad "dist-llc -w 64K: no $kind verdict"
+	grep -qE "^  dist-llc 64K $kind: geometric mean >= 1.05x \([0-9.]+x\) +(met|NOT MET)$" "$out" &&
+		ok "dist-llc -w 64K: the $kind geometric-mean verdict" ||
+		bad "dist-llc -w 64K: no $kind geometric-mean verdict"
 done
-[ "$(grep -cE '^  dist-llc 64K: geometric mean >= 1.05x +(met|NOT MET)$' "$out")" -eq 2 ] &&
-	ok "dist-llc -w 64K: 2 geometric-mean verdicts" || bad "dist-llc -w 64K: geometric-mean verdicts missing"
 # Without -w: half the last level this CPU finds, measured once and named in one line.
 env -u COPYPERF_LLC "$bench" -p 2 -r 3 dist-llc >"$out" 2>"$err"
 rc=$?
@@ -101,8 +120,43 @@ rc=$?
 if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "threads: exit $rc"; else bad "threads: exit $rc, $(cat "$err")"; fi
 rows threads 9
 grep -q "every CPU copying: $(nproc) CPUs" "$out" && ok "threads: $(nproc) CPUs" || bad "threads: CPUs not counted"
-[ "$(grep -cE '^  threads: [0-9]+ MiB >= .* (met|NOT MET)$' "$out")" -eq 9 ] && ok "threads: 9 verdicts" ||
-	bad "threads: verdicts missing"
+[ "$(grep -cE '^  threads: (none below 1\.00x|(64|128) MiB >= 1\.25x \([0-9.]+x\)) +(met|NOT MET)$' "$out")" -eq 3 ] &&
+	ok "threads: 3 verdicts" || bad "threads: verdicts missing"
+summary_agrees threads
+
+# The seed's sweep flushed and from memory, copyperf's own buffers and checks; the repeated
+# pointers at every placement; warm; a row each, a verdict on each row, and the summary.
+"$bench" -p 2 -r 3 sweep-flush sweep-cold repeat warm >"$out" 2>"$err"
+rc=$?
+if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "sweep-flush sweep-cold repeat warm: exit $rc"; else bad "exit $rc, $(cat "$err")"; fi
+rows sweep-flush 14
+rows sweep-cold 14
+rows warm 4
+n=$(sed -n '/^repeat:/,/geometric mean/p' "$out" |
+	grep -cE '^ +[0-9]+ B (page start|in page|src end|dst end) +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x ')
+[ "$n" -eq 56 ] && ok "repeat: 56 rows" || bad "repeat: $n rows, not 56"
+for t in sweep-flush sweep-cold; do
+	grep -qE "^  $t: geometric mean >= 1\.05x \([0-9.]+x\) +(met|NOT MET)$" "$out" && ok "$t: its target" ||
+		bad "$t: no geometric-mean verdict"
+done
+summary_agrees sweep-flush sweep-cold repeat warm
+# -m: memmove against copyperf_memmove in every table.
+"$bench" -p 1 -r 3 -m repeat >"$out" 2>"$err"
+rc=$?
+[ $rc -le 1 ] && grep -qE '^ +size, placement +memmove +copyperf_memmove ' "$out" &&
+	grep -qE '^repeat memmove +56 ' "$out" && ok "-m: memmove's contenders" || bad "-m: exit $rc, $(cat "$err")"
+refused "-m" -m -c copyperf_memcpy repeat
+
+# The mixes streamed (copyperf -w stream), at a small last level: each mix a row, two verdicts.
+COPYPERF_LLC=1M "$bench" -p 1 -r 3 dist-stream >"$out" 2>"$err"
+rc=$?
+if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist-stream: exit $rc"; else bad "dist-stream: exit $rc, $(cat "$err")"; fi
+for kind in memcpy memmove; do
+	n=$(grep -cE "^ +${kind}_([0-8]|fleet) stream +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x " "$out")
+	[ "$n" -eq 10 ] && ok "dist-stream: 10 $kind rows" || bad "dist-stream: $n $kind rows, not 10"
+	grep -qE "^  dist-stream $kind: geometric mean >= 1\.10x \([0-9.]+x\) +(met|NOT MET)$" "$out" &&
+		ok "dist-stream: the $kind target" || bad "dist-stream: no $kind target"
+done
 
 "$bench" -p 1 -r 3 -c rep-movsb l1 >"$out" 2>"$err"
 rc=$?
@@ -114,7 +168,7 @@ fi
 rows l1 5
 
 # A copy that is fast because it is wrong meets nothing: the run stops, naming it.
-for case in sweep l1 large threads dist; do
+for case in sweep sweep-flush sweep-cold repeat l1 large warm threads dist; do
 	"$broken" -p 1 -r 3 -c broken-short $case >"$out" 2>"$err"
 	rc=$?
 	if [ $rc -eq 1 ] && grep -q "^copybench: broken-short copied wrongly" "$err" && ! grep -q ' met$' "$out"; then
@@ -123,6 +177,15 @@ for case in sweep l1 large threads dist; do
 		bad "a wrong copy in $case: exit $rc, stderr: $(cat "$err"), met: $(grep -c ' met$' "$out")"
 	fi
 done
+# ... and in a stream of calls; and one wrong only near a page's end, in repeat's placements there.
+COPYPERF_LLC=1M "$broken" -p 1 -r 3 -c broken-at-37 dist-stream >"$out" 2>"$err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "^copybench: broken-at-37 copied wrongly on a call mix" "$err" && ! grep -q ' met$' "$out" &&
+	ok "a wrong copy stops dist-stream" || bad "a wrong copy in dist-stream: exit $rc, $(cat "$err")"
+"$broken" -p 1 -r 3 -c broken-page-end repeat >"$out" 2>"$err"
+rc=$?
+[ $rc -eq 1 ] && grep -qE "^copybench: broken-page-end copied wrongly at [0-9]+ B, source \+[0-9]+, destination \+40(88|81)" "$err" &&
+	ok "a copy wrong near a page's end stops repeat" || bad "a wrong copy at a page's end: exit $rc, $(cat "$err")"
 # ... and a routine wrong on overlapping buffers sits out memmove's mixes, as in copyperf -d.
 "$bench" -p 1 -r 3 -c copyperf_memcpy dist >"$out" 2>"$err"
 grep -q "^dist: not measured, copyperf_memcpy is not correct on overlapping buffers" "$out" &&
@@ -131,7 +194,7 @@ grep -q "^dist: not measured, copyperf_memcpy is not correct on overlapping buff
 # A routine far slower than the C library: its rows are below, its verdicts not met, exit 1.
 "$bench" -p 1 -r 3 -c bytes sweep >"$out" 2>"$err"
 rc=$?
-if [ $rc -eq 1 ] && [ "$(grep -c ' below$' "$out")" -ge 10 ] && grep -q 'sweep: >= 1.00x at every size .*NOT MET$' "$out"; then
+if [ $rc -eq 1 ] && [ "$(grep -c ' below$' "$out")" -ge 10 ] && grep -q 'sweep: none below 1.00x .*NOT MET$' "$out"; then
 	ok "a slow routine is below and fails"
 else
 	bad "a slow routine: exit $rc, $(grep -c ' below$' "$out") rows below"
@@ -143,7 +206,7 @@ rc=$?
 controls=$(sed -n '/^l1:/,/geometric mean/p' "$out" | grep -oE '\] +[0-9.]+x +[0-9.]+( +below)?$' |
 	awk '{ sub("x", "", $2); print $2 }')
 if [ $rc -eq 0 ] && grep -q "^ -C: the control here is instead the C library's time over bytes's" "$out" &&
-	[ "$(grep -c 'not judged (-C)$' "$out")" -eq 2 ] && ! grep -qE ' (met|NOT MET)$' "$out" &&
+	[ "$(grep -c 'not judged (-C)$' "$out")" -eq 3 ] && ! grep -qE ' (met|NOT MET)$' "$out" &&
 	[ "$(echo "$controls" | wc -w)" -eq 5 ] && echo "$controls" | awk '$1 >= 0.5 { bad = 1 } END { exit bad }'; then
 	ok "-c FILE:SYMBOL against -C bytes: its controls the C library over bytes"
 else
