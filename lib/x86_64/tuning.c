@@ -17,13 +17,12 @@
 /*
  * The rules the defaults follow; BENCHMARKS.md has the measurements behind them.
  * - Non-temporal stores once a copy's source and destination together
- *   outgrow one CPU's share of the last-level cache (half the share each):
- *   with every CPU copying, that is where the LLC stops holding them, and
- *   streaming the destination past it keeps the sources cached (threads
- *   table, 8 and 16 MiB: 1.2x glibc with the whole LLC as threshold, 2.2-2.4x
- *   with this one); a lone copy that large gained too (large table, 8 and
- *   16 MiB: 1.04x to 1.7x). The one loss measured is a lone copy repeated
- *   from the LLC (warm, 8 MiB: 0.96x to 0.87x).
+ *   outgrow the share of the last-level cache this process can use (the
+ *   CPUs it may run on, each its part of the LLC): below that the copy's
+ *   data could have stayed in the cache, and a program that copies it again,
+ *   or reads what it copied, would find it there; streaming it to memory
+ *   loses that (the warm table), where above it the non-temporal stores
+ *   keep the rest of the cache and save reading destination lines.
  * - 'rep movsb' from one page up to there: below a page the vector loop won
  *   in every case measured; from a page up 'rep movsb' wins when the data
  *   comes from L2, L3 or memory (it skips reading destination lines it
@@ -34,12 +33,10 @@
  *   with every CPU copying from the LLC, the vector loop measured 0.99x glibc
  *   where 'rep movsb' gave 0.95x (threads table, 1-4 MiB), and alone the two
  *   tie.
- * - One CPU's share counts at most LLC_PER_CPU_MAX: a guest is told its host's
- *   whole L3 as if its own CPUs alone shared it (480 MiB for 2 CPUs on the
- *   Intel Xeon of 2026-12-01), while the processors built have at most about
- *   12 MiB per core; there, with both CPUs copying, the non-temporal loop
- *   lost 3% to 'rep movsb' at 32 MiB and won 47% at 64 MiB, and alone it won
- *   24% at 32 MiB.
+ * - Each CPU's part counts at most LLC_PER_CPU_MAX: a guest is told its
+ *   host's whole L3 as if its own CPUs alone shared it, while the processors
+ *   built have at most a few tens of MiB per core; without the cap no copy
+ *   such a guest makes would ever stream.
  * - A 'rep movsb' of 16 KiB to about 18000 bytes starts 1.4% slower on Zen 5
  *   (L1 data) than one of 16320: there the first line goes by vectors. On the
  *   Intel Xeon the same cost the sweep's 16 KiB row 1% (0.991x against 1.001x).
@@ -60,9 +57,7 @@
  *   against 1.33x at 1 KiB, still well ahead).
  */
 #define LLC_PER_CPU_MAX ((size_t)64 << 20)
-#define LLC_PER_CPU_COUNTED(r) \
-	((r)->llc_per_cpu < LLC_PER_CPU_MAX ? (r)->llc_per_cpu : LLC_PER_CPU_MAX)
-#define RULE_NT_THRESHOLD(r) ((r)->llc_per_cpu ? LLC_PER_CPU_COUNTED(r) / 2 : (size_t)8 << 20)
+#define RULE_NT_THRESHOLD(r) ((r)->llc_counted ? (r)->llc_counted / 2 : (size_t)8 << 20)
 #define RULE_NT_STREAMS(f) ((f)->amd_family >= 0x1a ? (size_t)2 : (f)->amd_family ? (size_t)1 : (size_t)4)
 #define RULE_REP_MOVSB_STEP(f) ((f)->amd_family >= 0x1a ? (size_t)16384 : 0)
 #define RULE_LOOP_VEC(f) ((f)->amd_family == 0x19 ? (size_t)32 : (size_t)64)
@@ -111,21 +106,18 @@ static void caches_from_sysconf(struct cache_view *c)
 	c->llc_cpus = 1;
 }
 
-/*
- * The share of the last-level cache this process can use: the LLC split
- * evenly among the CPUs that share it, times the CPUs we may run on.
- */
-static size_t llc_share(const struct cache_view *c)
+/* Of the CPUs that share the last-level cache, how many this process may run on. */
+static size_t llc_cpus_ours(const struct cache_view *c)
 {
 	cpu_set_t set;
-	size_t ours = c->llc_cpus;
+	size_t ours = c->llc_cpus ? c->llc_cpus : 1;
 
 	if (c->llc_cpus > 1 && sched_getaffinity(0, sizeof(set), &set) == 0) {
 		size_t allowed = (size_t)CPU_COUNT(&set);
 
 		ours = allowed < c->llc_cpus ? allowed : c->llc_cpus;
 	}
-	return c->llc_cpus ? c->llc / c->llc_cpus * ours : c->llc;
+	return ours;
 }
 
 /*
@@ -194,8 +186,11 @@ void copyperf_x86_tuning_compute(const struct x86_features *f, struct x86_tuning
 		caches_from_sysconf(&c);
 	r->l1d = c.l1d;
 	r->l2 = c.l2;
-	r->llc_share = llc_share(&c);
 	r->llc_per_cpu = c.llc_cpus ? c.llc / c.llc_cpus : c.llc;
+	/* the share of the LLC this process can use: its CPUs' parts, each part capped */
+	r->llc_share = r->llc_per_cpu * llc_cpus_ours(&c);
+	r->llc_counted = (r->llc_per_cpu < LLC_PER_CPU_MAX ? r->llc_per_cpu : LLC_PER_CPU_MAX) *
+			 llc_cpus_ours(&c);
 
 	r->t.rep_movsb_min = RULE_REP_MOVSB_MIN(f);
 	r->t.rep_movsb_max = RULE_REP_MOVSB_MAX(f, r);

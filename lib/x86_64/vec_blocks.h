@@ -50,6 +50,58 @@ ALWAYS_INLINE void copy_upto_64(unsigned char *d, const unsigned char *s, size_t
 	}
 }
 
+/*
+ * 0 <= n < 32 by a ladder of widths, the smallest first: two moves from both
+ * ends of the widest that fits, and below 4 bytes the first byte and the last
+ * two. No store is made twice: where a destination crosses a page every store
+ * that spans the boundary is slow, and copy_upto_64 would make two of them
+ * where this makes at most one (and none below 4 bytes that it need not).
+ * Every load comes before any store: memmove too.
+ */
+ALWAYS_INLINE void copy_under_32_ladder(unsigned char *d, const unsigned char *s, size_t n)
+{
+	if (n < 4) {
+		if (n) {
+			unsigned char a = s[0];
+
+			if (n > 1) {
+				uint16_t b = *(const cp_u16u *)(s + n - 2);
+
+				*(cp_u16u *)(d + n - 2) = b;
+			}
+			*d = a;
+		}
+	} else if (n < 8) {
+		uint32_t a = *(const cp_u32u *)s, b = *(const cp_u32u *)(s + n - 4);
+
+		*(cp_u32u *)d = a;
+		*(cp_u32u *)(d + n - 4) = b;
+	} else if (n < 16) {
+		uint64_t a = *(const cp_u64u *)s, b = *(const cp_u64u *)(s + n - 8);
+
+		*(cp_u64u *)d = a;
+		*(cp_u64u *)(d + n - 8) = b;
+	} else {
+		__m128i a = _mm_loadu_si128((const __m128i *)s);
+		__m128i b = _mm_loadu_si128((const __m128i *)(s + n - 16));
+
+		_mm_storeu_si128((__m128i *)d, a);
+		_mm_storeu_si128((__m128i *)(d + n - 16), b);
+	}
+}
+
+/*
+ * Whether n bytes from d (n <= 4096) end in another page than they start, with
+ * pages of 4 KiB or more; for 0 bytes, whether d starts a page. In integers:
+ * d may be NULL.
+ */
+ALWAYS_INLINE int crosses_page(const unsigned char *d, size_t n)
+{
+	uintptr_t first = (uintptr_t)d;
+
+	return ((first ^ (first + n - 1)) & 4096) != 0;
+}
+
 /* The string copy, forward (the ABI keeps DF clear); never used backward. */
 ALWAYS_INLINE void rep_movsb_forward(unsigned char *d, const unsigned char *s, size_t n)
 {

@@ -3,18 +3,16 @@
  * One x86-64 memcpy/memmove, written once for any vector width.  The file
  * that includes it defines VEC_SIZE, VEC_ISA (the name suffix), VEC_TARGET
  * (the compiler target), vec_t and the VEC_LOAD/STOREU/STOREA/STREAM
- * operations, and, where the ISA has byte masks, may replace the copy of
- * fewer than 64 bytes (VEC_SMALL(d, s, n): 1 when it has copied, 0 where its
- * page test refuses the pointers); it gets
- * copyperf_memcpy_<isa> and copyperf_memmove_<isa>.
+ * operations; it gets copyperf_memcpy_<isa> and copyperf_memmove_<isa>, or,
+ * where it defines VEC_SMALL_IN_ASM (its entries and copies up to 128 bytes
+ * are in assembly), copyperf_x86_<isa>_memcpy_above_128 and its memmove.
  *
- * Pieces, by size: up to 64 bytes, masked moves (VEC_SMALL) or four
- * overlapping ones (vec_blocks.h); up to LOOPLESS_MAX (16 vectors of 64
- * bytes, 8 narrower ones), overlapping vectors from both ends (both_ends.h;
- * 129-512 B in half vectors where the including file defines HALF_SIZE);
- * above, 'rep movsb' in its window, else non-temporal stores from their
- * threshold (disjoint buffers only, both), else a 4-vector loop with the
- * destination aligned, forward or backward.
+ * Pieces, by size: up to 64 bytes four overlapping moves (vec_blocks.h);
+ * up to LOOPLESS_MAX (16 vectors of 64 bytes, 8 narrower ones), overlapping
+ * vectors from both ends (both_ends.h; 129-512 B in half vectors where the
+ * including file defines HALF_SIZE); above, 'rep movsb' in its window, else
+ * non-temporal stores from their threshold (disjoint buffers only, both),
+ * else a 4-vector loop with the destination aligned, forward or backward.
  */
 #include "vec_blocks.h"
 #include "x86_copy.h"
@@ -375,81 +373,24 @@ VEC_INLINE const unsigned char *unhoisted(const unsigned char *s)
 #define LOOPLESS_MAX (VEC_LOOPLESS_16 ? 16 * V : 8 * V)
 
 /*
- * 64 <= n <= 128, in whichever of the blocks above spans it at this width
- * (each is exact from its lower bound's half up).
+ * n > 128: the blocks without a loop, then copy_large. Each way out is a
+ * tail call or returns dst, which is in the return register from the start:
+ * each path ends in a ret of its own, not in a jump to a shared 'mov; ret'
+ * (which cost a cycle a call).
  */
-VEC_INLINE void copy_64_128(unsigned char *d, const unsigned char *s, size_t n)
-{
-	if (V == 64)
-		copy_upto_2vec(d, s, n);
-	else if (V == 32)
-		copy_upto_4vec(d, s, n);
-	else
-		copy_upto_8vec(d, s, n);
-}
-
-#ifdef VEC_SMALL
-/*
- * The calls VEC_SMALL refuses, out of line: a jump there leaves the masked
- * move the path without a taken branch. Not cold: gcc then puts the jump to it
- * in another section, four bytes longer, and the masked path no longer fits
- * its line (copy_under_64).
- */
-static __attribute__((noinline)) VEC_FN void *copy_small_plain(unsigned char *d, const unsigned char *s,
-								      size_t n)
-{
-	copy_upto_64(d, s, n);
-	return d;
-}
-#endif
-
-/*
- * The copy of any size. A taken branch costs about a cycle a call on Zen 4
- * (BENCHMARKS.md, the sweep at 128 B: 12-15%), so the order of the tests is
- * the order of the code. With byte masks, fewer than 64 bytes fall through
- * the first test, and the others test for more than 8 vectors next (on the
- * Intel Xeon, against 64..128 first: the mixes 2-9% and the sweep at 8-64 B
- * 2-11% faster, BENCHMARKS.md); without them, 64..128 bytes fall through the
- * first test, fewer take one branch, and more one more.
- */
-VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
+VEC_INLINE void *copy_above_128(void *dst, const void *src, size_t n, int is_move)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
-#ifdef VEC_SMALL
-	if (__builtin_expect(n < 64, 1)) { /* most calls of a mix */
-		if (__builtin_expect(!VEC_SMALL(d, s, n), 0))
-			return copy_small_plain(d, s, n);
-		return dst;
-	}
-#endif
-	/*
-	 * dst in the return register from here on (the masked moves use it as
-	 * scratch): each path then ends in a ret of its own, not in a jump to a
-	 * shared 'mov; ret' (which cost a cycle a call).
-	 */
 	__asm__("" : "+a"(dst));
-#ifdef VEC_SMALL
-	if (__builtin_expect(n > 8 * V, 0)) { /* the blocks up to 8V laid out first */
+#ifdef HALF_SIZE
+	if (__builtin_expect(n > 8 * V, 0)) { /* the half vectors' blocks laid out first */
 		if (n > LOOPLESS_MAX)
 			return is_move ? copy_large_memmove(d, s, n) : copy_large_memcpy(d, s, n);
 		copy_8_to_16vec(d, s, n);
 		return dst;
 	}
-#endif
-	if (__builtin_expect(n - 64 <= 64, 1)) {
-		copy_64_128(d, s, n);
-		return dst;
-	}
-#ifndef VEC_SMALL
-	if (__builtin_expect(n < 64, 1)) { /* most calls of a mix */
-		copy_upto_64(d, s, n);
-		return dst;
-	}
-#endif
-	/* At this point: n > 128 (and n <= 8V with byte masks). */
-#ifdef HALF_SIZE
 	if (__builtin_expect(n <= 8 * HALF_SIZE, 1)) /* laid out first: no taken branch */
 		copy_upto_8half(d, unhoisted(s), n);
 	else
@@ -465,10 +406,77 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 
 /*
  * Entries on a cache line of their own, so that where the linker puts them does
- * not decide how many fetch blocks the short paths span (BENCHMARKS.md: a cycle a
- * call at 8-128 B came and went with the layout).
+ * not decide how many fetch blocks the short paths span.
  */
 #define ENTRY __attribute__((aligned(64))) VEC_FN
+
+#ifdef VEC_SMALL_IN_ASM
+/*
+ * The entries and the copies up to 128 bytes are the including file's, in
+ * assembly (copy_<isa>_small.S): they jump here above that.
+ */
+ENTRY void *NAME(NAME(copyperf_x86_, VEC_ISA), _memcpy_above_128)(void *dst, const void *src, size_t n)
+{
+	return copy_above_128(dst, src, n, 0);
+}
+
+ENTRY void *NAME(NAME(copyperf_x86_, VEC_ISA), _memmove_above_128)(void *dst, const void *src, size_t n)
+{
+	return copy_above_128(dst, src, n, 1);
+}
+#else
+/*
+ * 64 <= n <= 128, in whichever of the blocks above spans it at this width
+ * (each is exact from its lower bound's half up).
+ */
+VEC_INLINE void copy_64_128(unsigned char *d, const unsigned char *s, size_t n)
+{
+	if (V == 32)
+		copy_upto_4vec(d, s, n);
+	else
+		copy_upto_8vec(d, s, n);
+}
+
+/*
+ * n < 64 bytes whose destination crosses a page, out of line: there every
+ * store that spans the boundary is slow, and copy_upto_64 makes two of each.
+ */
+static __attribute__((noinline)) VEC_FN void *copy_small_crossing(unsigned char *d, const unsigned char *s,
+								 size_t n)
+{
+	if (n < 32)
+		copy_under_32_ladder(d, s, n);
+	else if (V == 32)
+		copy_upto_2vec(d, s, n);
+	else
+		copy_upto_4vec(d, s, n);
+	return d;
+}
+
+/*
+ * The copy of any size. A taken branch costs about a cycle a call on Zen 4
+ * (BENCHMARKS.md, the sweep at 128 B), so the order of the tests is the order
+ * of the code: 64..128 bytes fall through the first test, fewer take one
+ * branch, and more one more.
+ */
+VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	__asm__("" : "+a"(dst));
+	if (__builtin_expect(n - 64 <= 64, 1)) {
+		copy_64_128(d, s, n);
+		return dst;
+	}
+	if (__builtin_expect(n < 64, 1)) { /* most calls of a mix */
+		if (__builtin_expect(crosses_page(d, n), 0)) /* 0 bytes at a page's start too: harmless */
+			return copy_small_crossing(d, s, n);
+		copy_upto_64(d, s, n);
+		return dst;
+	}
+	return copy_above_128(dst, src, n, is_move);
+}
 
 ENTRY void *NAME(copyperf_memcpy_, VEC_ISA)(void *restrict dst, const void *restrict src, size_t n)
 {
@@ -479,3 +487,4 @@ ENTRY void *NAME(copyperf_memmove_, VEC_ISA)(void *dst, const void *src, size_t 
 {
 	return copy(dst, src, n, 1);
 }
+#endif

@@ -75,6 +75,7 @@ struct x86_tuning_report {
 		loop_vec_from;
 	size_t l1d, l2, llc_share; /* the cache sizes the defaults came from (bytes, 0: unknown) */
 	size_t llc_per_cpu;        /* the LLC over the CPUs that share it */
+	size_t llc_counted;        /* llc_share with each CPU's part capped (tuning.c) */
 };
 
 /* Derives the thresholds from the machine, then applies the environment's overrides. */
@@ -91,6 +92,18 @@ X86_VARIANT(sse2);
 X86_VARIANT(avx2);
 X86_VARIANT(avx512);
 X86_VARIANT(avx512_branchless); /* AVX-512 without a size test under 64 B */
+
+/* The AVX-512 variants' copies above 128 bytes (copy_avx512.c), where their entries jump. */
+void *copyperf_x86_avx512_memcpy_above_128(void *dst, const void *src, size_t n);
+void *copyperf_x86_avx512_memmove_above_128(void *dst, const void *src, size_t n);
+
+/*
+ * The AVX-512 entries' page tests, for the unit test (copy_avx512_small.S): 1
+ * where the masked moves may take the pointers, and where the refused path's
+ * masked move may take a copy of a byte or more.
+ */
+int copyperf_x86_page_test(const void *dst, const void *src);
+int copyperf_x86_starts_a_page(const void *dst, const void *src);
 
 /* The AVX2 variant's forward loop, n > 256 bytes (copy_avx2.c). */
 void *copyperf_x86_forward_avx2(unsigned char *d, const unsigned char *s, size_t n);

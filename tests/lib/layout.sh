@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The AVX-512 entries' path for 0-32 bytes, from the entry to its ret, lies in
-# the entry's 64-byte line (lib/x86_64/avx512_blocks.h, copy_under_64): on Zen 5
-# the call mixes ran 7% slower from memory where it took two. A compiler that
-# lays the path out otherwise fails here, not silently in a benchmark.
+# the entry's 64-byte line (lib/x86_64/copy_avx512_small.S): each mispredicted
+# size test fetches the path again, one line and not two. An edit that lays the
+# path out otherwise fails here, not silently in a benchmark.
 # Usage: layout.sh LIBRARY.so
 set -eu
 so=$1

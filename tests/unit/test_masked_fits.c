@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The AVX-512 copy's page test (lib/x86_64/avx512_blocks.h: the instructions
- * the copy runs), against the rule it stands for and what the rule is for, at
- * every page offset of both pointers. A wrong "fits" stays a correct copy (a
- * masked-off byte does not fault) that costs a suppressed fault, hundreds of
- * nanoseconds; a wrong "does not fit" sends a call to the slower plain moves.
- * No copy test can see either: this one can.
+ * The AVX-512 copy's page tests (lib/x86_64/copy_avx512_small.S: the
+ * instructions the copy runs, in functions of their own), against the rules
+ * they stand for and what the rules are for, at every page offset of both
+ * pointers. A wrong "fits" stays a correct copy (a masked-off byte does not
+ * fault) that costs a suppressed fault, hundreds of nanoseconds; a wrong
+ * "does not fit" sends a call to the slower plain moves. No copy test can see
+ * either: this one can.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "../lib/x86_64/avx512_blocks.h"
+#include "../lib/x86_64/x86_copy.h"
 
 #define PAGE 4096u
-#define WINDOW ((uintptr_t)MASKED_WINDOW)
+#define WINDOW ((uintptr_t)32) /* the bytes from each pointer the masked moves span */
 
 /* Page number of an address. */
 static uintptr_t page_of(uintptr_t a)
@@ -30,6 +31,12 @@ static uintptr_t page_of(uintptr_t a)
 static int rule(uintptr_t p)
 {
 	return page_of(p - 1) == page_of(p + WINDOW - 1);
+}
+
+/* The refused path's rule: the window lies in the pointer's own page. */
+static int rule_from_start(uintptr_t p)
+{
+	return page_of(p) == page_of(p + WINDOW - 1);
 }
 
 /*
@@ -65,15 +72,25 @@ static void test_every_offset_pair(void **state)
 
 			for (uintptr_t dof = 0; dof < PAGE; dof++) {
 				uintptr_t d = pages[(ps + 1) % N_PAGES] + dof;
-				int fits = masked_move_fits((const void *)d, (const void *)s);
+				int fits = copyperf_x86_page_test((const void *)d, (const void *)s);
+				int from_start = copyperf_x86_starts_a_page((const void *)d, (const void *)s);
 
 				if (fits != (rule(s) && rule(d)))
-					fail_msg("masked_move_fits(dst at %#lx, src at %#lx): %d against the rule",
+					fail_msg("copyperf_x86_page_test(dst at %#lx, src at %#lx): %d against the rule",
 						 (unsigned long)d, (unsigned long)s, fits);
 				for (size_t k = 0; fits && k < sizeof(sizes) / sizeof(sizes[0]); k++)
 					if (!window_safe(s, sizes[k]) || !window_safe(d, sizes[k]))
-						fail_msg("masked_move_fits(dst at %#lx, src at %#lx): fits, but a "
+						fail_msg("copyperf_x86_page_test(dst at %#lx, src at %#lx): fits, but a "
 							 "window of a %zu-byte copy reaches a page it does not use",
+							 (unsigned long)d, (unsigned long)s, sizes[k]);
+				if (from_start != (rule_from_start(s) && rule_from_start(d)))
+					fail_msg("copyperf_x86_starts_a_page(dst at %#lx, src at %#lx): %d against "
+						 "the rule", (unsigned long)d, (unsigned long)s, from_start);
+				/* the refused path takes it for a byte or more only */
+				for (size_t k = 1; from_start && k < sizeof(sizes) / sizeof(sizes[0]); k++)
+					if (!window_safe(s, sizes[k]) || !window_safe(d, sizes[k]))
+						fail_msg("copyperf_x86_starts_a_page(dst at %#lx, src at %#lx): fits, "
+							 "but a window of a %zu-byte copy reaches a page it does not use",
 							 (unsigned long)d, (unsigned long)s, sizes[k]);
 			}
 		}
@@ -86,16 +103,21 @@ static void test_edges(void **state)
 	const unsigned char *const mid = base + 100;
 
 	(void)state;
-	assert_true(masked_move_fits(mid, mid));
-	assert_false(masked_move_fits(mid, NULL));
-	assert_false(masked_move_fits(NULL, mid));
-	assert_false(masked_move_fits(mid, base)); /* a page's first byte, or one past an object ending a page */
-	assert_false(masked_move_fits(base, mid));
-	assert_true(masked_move_fits(mid, base + 1));
-	assert_true(masked_move_fits(mid, base + PAGE - WINDOW)); /* the window ends at the page's end */
-	assert_false(masked_move_fits(mid, base + PAGE - WINDOW + 1));
-	assert_false(masked_move_fits(base + PAGE - 1, mid));
-	assert_true(masked_move_fits(base + PAGE + 1, mid));
+	assert_true(copyperf_x86_page_test(mid, mid));
+	assert_false(copyperf_x86_page_test(mid, NULL));
+	assert_false(copyperf_x86_page_test(NULL, mid));
+	assert_false(copyperf_x86_page_test(mid, base)); /* a page's first byte, or one past an object ending a page */
+	assert_false(copyperf_x86_page_test(base, mid));
+	assert_true(copyperf_x86_page_test(mid, base + 1));
+	assert_true(copyperf_x86_page_test(mid, base + PAGE - WINDOW)); /* the window ends at the page's end */
+	assert_false(copyperf_x86_page_test(mid, base + PAGE - WINDOW + 1));
+	assert_false(copyperf_x86_page_test(base + PAGE - 1, mid));
+	assert_true(copyperf_x86_page_test(base + PAGE + 1, mid));
+	/* the refused path: a page's first byte, for a copy of a byte or more */
+	assert_true(copyperf_x86_starts_a_page(base, base + PAGE));
+	assert_true(copyperf_x86_starts_a_page(mid, base + PAGE - WINDOW));
+	assert_false(copyperf_x86_starts_a_page(mid, base + PAGE - WINDOW + 1));
+	assert_false(copyperf_x86_starts_a_page(base + PAGE - 1, base));
 }
 
 int main(void)

@@ -99,6 +99,28 @@ static void test_no_erms(void **state)
 	}
 }
 
+/*
+ * Non-temporal stores only where a copy's source and destination together
+ * outgrow the share of the last-level cache this process can use, whatever
+ * the family: below that its data could have stayed in the cache.
+ */
+static void test_nt_past_the_share(void **state)
+{
+	static const unsigned families[] = { 0, 0x19, 0x1a };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		struct x86_tuning_report r = computed(families[i], true);
+
+		assert_int_equal(r.nt_from, FROM_MACHINE);
+		assert_true(r.llc_counted <= r.llc_share);
+		if (r.llc_counted)
+			assert_int_equal(r.t.nt_threshold, r.llc_counted / 2);
+		else
+			assert_int_equal(r.t.nt_threshold, (size_t)8 << 20);
+	}
+}
+
 /* The environment wins over the family, and only with a value it may take. */
 static void test_override(void **state)
 {
@@ -124,6 +146,7 @@ int main(void)
 		cmocka_unit_test_setup(test_zen4, no_overrides),
 		cmocka_unit_test_setup(test_zen5, no_overrides),
 		cmocka_unit_test_setup(test_no_erms, no_overrides),
+		cmocka_unit_test_setup(test_nt_past_the_share, no_overrides),
 		cmocka_unit_test_setup(test_override, no_overrides),
 	};
 
