@@ -23,10 +23,12 @@ $(LIBCHECK): $(LIBCHECK_OBJ) $(LIB_A)
 # ISAs to force: those this CPU has, as the kernel reports them.
 LIB_ISAS = $(shell scripts/cpu-isas.sh $(ARCH_DIR))
 
-# Each threshold path forced for every size above 8 vectors, so the small sizes reach it;
+# Each threshold path forced for every size above 8 vectors, so the small sizes reach it (the
+# string copy where source and destination share their offset in a line, too);
 # with each, the overlapping memmoves that go forward take each of the AVX-512 variant's loops
 # (libcheck runs every variant's functions, whichever COPYPERF_ISA picks).
 LIB_FORCED := "COPYPERF_REP_MOVSB_MIN=0 COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_THRESHOLD=1G COPYPERF_REP_MOVSB_STEP=16K" \
+	"COPYPERF_REP_MOVSB_MIN=1G COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_THRESHOLD=1G COPYPERF_REP_MOVSB_ALIGNED=0" \
 	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_STREAMS=1 COPYPERF_LOOP_VEC=32" \
 	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_STREAMS=2 COPYPERF_LOOP_VEC=64" \
 	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_STREAMS=4 COPYPERF_LOOP_VEC=64"

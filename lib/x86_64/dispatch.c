@@ -206,7 +206,7 @@ static void describe_size(char **p, char *end, const char *label, size_t v, enum
 
 const char *copyperf_describe(void)
 {
-	static char line[400];
+	static char line[600];
 	char *p = line, *end = line + sizeof(line);
 	const struct x86_features *f = copyperf_x86_features();
 	const struct variant *v = chosen ? chosen : choose_early();
@@ -224,6 +224,10 @@ const char *copyperf_describe(void)
 	if (t->rep_movsb_step)
 		describe_size(&p, end, ", its first line by vectors from", t->rep_movsb_step,
 			      report.rep_step_from);
+	if (t->rep_movsb_aligned < t->rep_movsb_min) {
+		describe_size(&p, end, ", and from", t->rep_movsb_aligned, report.rep_aligned_from);
+		append(&p, end, " where source and destination share their offset in a line");
+	}
 	describe_size(&p, end, "; non-temporal from", t->nt_threshold, report.nt_from);
 	append(&p, end, ", %s (%s)",
 	       t->nt_streams == 1   ? "one stream"

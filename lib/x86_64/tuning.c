@@ -28,11 +28,14 @@
  *   comes from L2, L3 or memory (it skips reading destination lines it
  *   overwrites whole), and only ties when it is in L1 (Zen 5).
  * - On AMD family 0x19 (Zen 4 measured) from 64 KiB, and only up to the L2
- *   size: there the vector loop beats 'rep movsb' by 10-25% from 4 to 16 KiB
- *   on L1 data and ties or wins on L2 data up to 64 KiB; from the L2 size up,
- *   with every CPU copying from the LLC, the vector loop measured 0.99x glibc
- *   where 'rep movsb' gave 0.95x (threads table, 1-4 MiB), and alone the two
- *   tie.
+ *   size: below, the vector loop beats 'rep movsb' on L1 data, by far where
+ *   source and destination lie at different offsets in their lines, and ties
+ *   or wins on L2 data; from the L2 size up, with every CPU copying from the
+ *   LLC, the vector loop beat 'rep movsb' (threads table), and alone the two
+ *   tie. But where both lie at the same offset in their lines 'rep movsb'
+ *   writes whole lines without reading them first, and from memory it beats
+ *   the loop from a page up (sweep-cold, sweep-flush), where on L1 data it
+ *   ties the C library's, which takes it there: from a page up for those.
  * - Each CPU's part counts at most LLC_PER_CPU_MAX: a guest is told its
  *   host's whole L3 as if its own CPUs alone shared it, while the processors
  *   built have at most a few tens of MiB per core; without the cap no copy
@@ -63,6 +66,7 @@
 #define RULE_LOOP_VEC(f) ((f)->amd_family == 0x19 ? (size_t)32 : (size_t)64)
 #define RULE_REP_MOVSB_MIN(f) \
 	((f)->amd_family == 0x19 ? (size_t)64 << 10 : (size_t)sysconf(_SC_PAGESIZE))
+#define RULE_REP_MOVSB_ALIGNED(f) ((size_t)sysconf(_SC_PAGESIZE))
 #define RULE_REP_MOVSB_MAX(f, r)                                                         \
 	((f)->amd_family == 0x19 && (r)->l2 && (r)->l2 < RULE_NT_THRESHOLD(r) ? (r)->l2 \
 									      : RULE_NT_THRESHOLD(r))
@@ -194,18 +198,21 @@ void copyperf_x86_tuning_compute(const struct x86_features *f, struct x86_tuning
 
 	r->t.rep_movsb_min = RULE_REP_MOVSB_MIN(f);
 	r->t.rep_movsb_max = RULE_REP_MOVSB_MAX(f, r);
+	r->t.rep_movsb_aligned = RULE_REP_MOVSB_ALIGNED(f);
 	r->t.nt_threshold = RULE_NT_THRESHOLD(r);
 	r->t.nt_streams = RULE_NT_STREAMS(f);
 	r->t.rep_movsb_step = RULE_REP_MOVSB_STEP(f);
 	r->t.loop_vec = RULE_LOOP_VEC(f);
 	if (!f->erms) /* without ERMS the string copy is microcode byte moves: never */
-		r->t.rep_movsb_min = r->t.rep_movsb_max = 0;
-	r->rep_min_from = r->rep_max_from = r->nt_from = r->nt_streams_from = r->rep_step_from =
-		r->loop_vec_from = FROM_MACHINE;
+		r->t.rep_movsb_min = r->t.rep_movsb_max = r->t.rep_movsb_aligned = 0;
+	r->rep_min_from = r->rep_max_from = r->rep_aligned_from = r->nt_from = r->nt_streams_from =
+		r->rep_step_from = r->loop_vec_from = FROM_MACHINE;
 	if (env_size("COPYPERF_REP_MOVSB_MIN", &r->t.rep_movsb_min))
 		r->rep_min_from = FROM_ENV;
 	if (env_size("COPYPERF_REP_MOVSB_MAX", &r->t.rep_movsb_max))
 		r->rep_max_from = FROM_ENV;
+	if (env_size("COPYPERF_REP_MOVSB_ALIGNED", &r->t.rep_movsb_aligned))
+		r->rep_aligned_from = FROM_ENV;
 	if (env_size("COPYPERF_NT_THRESHOLD", &r->t.nt_threshold))
 		r->nt_from = FROM_ENV;
 	env_choice("COPYPERF_NT_STREAMS", (const size_t[]){ 1, 2, 4, 0 }, &r->t.nt_streams,
@@ -221,4 +228,8 @@ void copyperf_x86_tuning_compute(const struct x86_features *f, struct x86_tuning
 	}
 	if (r->t.rep_movsb_min > r->t.rep_movsb_max)
 		r->t.rep_movsb_min = r->t.rep_movsb_max; /* an empty window */
+	if (r->t.rep_movsb_aligned > r->t.rep_movsb_min) { /* the rule for lines alike only widens it */
+		r->t.rep_movsb_aligned = r->t.rep_movsb_min;
+		r->rep_aligned_from = r->rep_min_from;
+	}
 }

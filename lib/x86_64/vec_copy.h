@@ -281,8 +281,14 @@ VEC_INLINE void *copy_large(unsigned char *d, const unsigned char *s, size_t n, 
 	 * mixes' 742 B calls 2-4% and the l1 table's 4096 B row 3% faster on the
 	 * Intel Xeon (BENCHMARKS.md, seventh session).
 	 */
-	if (n < t->rep_movsb_min)
-		return VEC_FORWARD(d, s, n);
+	if (n < t->rep_movsb_min) {
+		/* and there 'rep movsb' where the two lie at the same offset in their lines */
+		if (n < t->rep_movsb_aligned || (ahead & (LINE - 1)) ||
+		    (is_move && (uintptr_t)s - (uintptr_t)d < n))
+			return VEC_FORWARD(d, s, n);
+		rep_movsb_forward(d, s, n);
+		return d;
+	}
 	if (!is_move || (uintptr_t)s - (uintptr_t)d >= n) { /* disjoint */
 		if (x86_rep_movsb_takes(t, n)) {
 			if (n - t->rep_movsb_step < LINE) /* never where the step is 0: n > 8V */

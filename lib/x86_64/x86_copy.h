@@ -44,14 +44,16 @@ EARLY const struct x86_features *copyperf_x86_features(void);
 /*
  * Sizes above the copies without a loop (16 vectors of AVX-512, 8 of AVX2
  * or SSE2), when the buffers are disjoint, go by 'rep movsb' if
- * rep_movsb_min <= n < rep_movsb_max, else by non-temporal stores if
- * n >= nt_threshold; the rest by the vector loop. The
- * string copy's window ends at or below nt_threshold, so the two never meet.
- * Read on every large copy, written once at load time.
+ * rep_movsb_min <= n < rep_movsb_max, or rep_movsb_aligned <= n below that
+ * where source and destination lie at the same offset in their lines, else
+ * by non-temporal stores if n >= nt_threshold; the rest by the vector loop.
+ * The string copy's window ends at or below nt_threshold, so the two never
+ * meet. Read on every large copy, written once at load time.
  */
 struct x86_tuning {
 	size_t rep_movsb_min;
 	size_t rep_movsb_max;
+	size_t rep_movsb_aligned; /* at most rep_movsb_min */
 	size_t nt_threshold;
 	size_t nt_streams; /* the non-temporal loop's: 1, 2 (one per half) or 4 (a page apart) */
 	size_t rep_movsb_step; /* a 'rep movsb' this long starts slower (Zen 5: 16 KiB); 0: none */
@@ -71,8 +73,8 @@ enum tuning_origin { FROM_MACHINE, FROM_ENV };
 
 struct x86_tuning_report {
 	struct x86_tuning t;
-	enum tuning_origin rep_min_from, rep_max_from, nt_from, nt_streams_from, rep_step_from,
-		loop_vec_from;
+	enum tuning_origin rep_min_from, rep_max_from, rep_aligned_from, nt_from, nt_streams_from,
+		rep_step_from, loop_vec_from;
 	size_t l1d, l2, llc_share; /* the cache sizes the defaults came from (bytes, 0: unknown) */
 	size_t llc_per_cpu;        /* the LLC over the CPUs that share it */
 	size_t llc_counted;        /* llc_share with each CPU's part capped (tuning.c) */

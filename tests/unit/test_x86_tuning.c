@@ -15,6 +15,7 @@
 
 static const char *const overrides[] = {
 	"COPYPERF_REP_MOVSB_MIN", "COPYPERF_REP_MOVSB_MAX", "COPYPERF_REP_MOVSB_STEP",
+	"COPYPERF_REP_MOVSB_ALIGNED",
 	"COPYPERF_NT_THRESHOLD", "COPYPERF_NT_STREAMS", "COPYPERF_LOOP_VEC",
 };
 
@@ -41,6 +42,7 @@ static struct x86_tuning_report computed(unsigned amd_family, bool erms)
 	copyperf_x86_tuning_compute(&f, &r);
 	/* Whatever the family: the string copy's window, if any, ends where the non-temporal one starts. */
 	assert_true(r.t.rep_movsb_min <= r.t.rep_movsb_max);
+	assert_true(r.t.rep_movsb_aligned <= r.t.rep_movsb_min);
 	assert_true(r.t.rep_movsb_max <= r.t.nt_threshold);
 	assert_true(r.t.nt_threshold > 0);
 	assert_int_equal(r.loop_vec_from, FROM_MACHINE);
@@ -56,9 +58,14 @@ static void test_intel(void **state)
 	assert_int_equal(r.t.nt_streams, 4);
 	assert_int_equal(r.t.rep_movsb_step, 0);
 	assert_int_equal(r.t.rep_movsb_min, (size_t)sysconf(_SC_PAGESIZE));
+	assert_int_equal(r.t.rep_movsb_aligned, r.t.rep_movsb_min);
 }
 
-/* 512-bit operations through 256-bit units: the 32-byte loop; 'rep movsb' from 64 KiB to the L2. */
+/*
+ * 512-bit operations through 256-bit units: the 32-byte loop; 'rep movsb' from
+ * 64 KiB to the L2, and from a page where source and destination share their
+ * offset in a line.
+ */
 static void test_zen4(void **state)
 {
 	struct x86_tuning_report r = computed(0x19, true);
@@ -68,6 +75,7 @@ static void test_zen4(void **state)
 	assert_int_equal(r.t.nt_streams, 1);
 	assert_int_equal(r.t.rep_movsb_step, 0);
 	assert_int_equal(r.t.rep_movsb_min, (size_t)64 << 10);
+	assert_int_equal(r.t.rep_movsb_aligned, (size_t)sysconf(_SC_PAGESIZE));
 	if (r.l2 && r.l2 < r.t.nt_threshold)
 		assert_int_equal(r.t.rep_movsb_max, r.l2);
 }
@@ -82,6 +90,7 @@ static void test_zen5(void **state)
 	assert_int_equal(r.t.nt_streams, 2);
 	assert_int_equal(r.t.rep_movsb_step, 16384);
 	assert_int_equal(r.t.rep_movsb_min, (size_t)sysconf(_SC_PAGESIZE));
+	assert_int_equal(r.t.rep_movsb_aligned, r.t.rep_movsb_min);
 	assert_int_equal(r.t.rep_movsb_max, r.t.nt_threshold);
 }
 
@@ -96,6 +105,7 @@ static void test_no_erms(void **state)
 
 		assert_int_equal(r.t.rep_movsb_min, 0);
 		assert_int_equal(r.t.rep_movsb_max, 0);
+		assert_int_equal(r.t.rep_movsb_aligned, 0);
 	}
 }
 
@@ -137,6 +147,15 @@ static void test_override(void **state)
 	assert_int_equal(r.t.loop_vec, 32);
 	assert_int_equal(r.loop_vec_from, FROM_MACHINE);
 	unsetenv("COPYPERF_LOOP_VEC");
+	/* the rule for lines alike widens the window below, never past its start */
+	setenv("COPYPERF_REP_MOVSB_ALIGNED", "8K", 1);
+	copyperf_x86_tuning_compute(&zen4, &r);
+	assert_int_equal(r.t.rep_movsb_aligned, (size_t)8 << 10);
+	assert_int_equal(r.rep_aligned_from, FROM_ENV);
+	setenv("COPYPERF_REP_MOVSB_ALIGNED", "1G", 1);
+	copyperf_x86_tuning_compute(&zen4, &r);
+	assert_int_equal(r.t.rep_movsb_aligned, r.t.rep_movsb_min);
+	unsetenv("COPYPERF_REP_MOVSB_ALIGNED");
 }
 
 int main(void)
