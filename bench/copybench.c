@@ -91,6 +91,7 @@ static struct contender move_contenders[MAX_CONTENDERS] = {
 	{ "memmove", memmove },
 	{ "copyperf_memmove", copyperf_memmove },
 	{ "memmove", memmove },
+	{ "read both buffers", footprint_read },
 };
 static unsigned rounds = 15, procs = 15;
 /*
@@ -293,13 +294,16 @@ static double measure_lane(const struct contender *c, size_t size, const struct 
 struct placement {
 	const char *name;
 	unsigned n;
-	uint16_t src[4], dst[4];
+	uint16_t src[8], dst[8];
 };
 static const struct placement placements[] = {
-	{ "page start", 1, { 0 }, { 0 } },
-	{ "in page", 4, { 8, 17, 1000, 3000 }, { 40, 2051, 3003, 3000 } },
-	{ "src end", 3, { 4095, 4088, 4081 }, { 40, 1000, 2064 } },
-	{ "dst end", 3, { 40, 1000, 2064 }, { 4095, 4088, 4081 } },
+	{ "page start", 8, { 0, 0, 40, 0, 1000, 0, 2051, 0 }, { 0, 40, 0, 1000, 0, 2051, 0, 3000 } },
+	{ "in page", 8, { 8, 17, 1000, 3000, 100, 2048, 64, 2500 },
+	  { 40, 2051, 3003, 3000, 200, 2048, 128, 700 } },
+	{ "src end", 8, { 4095, 4094, 4090, 4088, 4081, 4070, 4065, 4093 },
+	  { 40, 1000, 2064, 300, 3000, 64, 500, 2000 } },
+	{ "dst end", 8, { 40, 1000, 2064, 300, 3000, 64, 500, 2000 },
+	  { 4095, 4094, 4090, 4088, 4081, 4070, 4065, 4093 } },
 };
 #define N_PLACEMENTS (sizeof(placements) / sizeof(placements[0]))
 static const size_t repeat_sizes[] = { 0, 1, 3, 4, 8, 15, 16, 24, 31, 32, 33, 48, 63, 64 };
@@ -423,9 +427,9 @@ static const struct table tables[] = {
 	  .measure = measure_lane, .bytes = SWEEP_BYTES, .sizes = SEED_SIZES, .report = report_rows,
 	  .cache = CACHE_COLD, .gm_target = 1.05 },
 	{ .cases = "repeat",
-	  .title = "repeat: 0-64 B copied again and again between the same two pointers (ns per call):\n"
-		   "at a page's start (both), inside it (4 pairs), the source or the destination in its\n"
-		   "last bytes (3 pairs each)",
+	  .title = "repeat: 0-64 B copied again and again between the same two pointers (ns per call),\n"
+		   "8 pairs of page offsets a row, in turn: one or both at a page's start, both inside it,\n"
+		   "the source or the destination in its last 31 bytes",
 	  .measure = measure_repeat, .buffer = REPEAT_BUFFER, .n_sizes = N_REPEAT_SIZES * N_PLACEMENTS,
 	  .report = report_rows },
 	{ .cases = "l1", .title = "l1: the same bytes copied again and again (L1-resident)",

@@ -141,10 +141,11 @@ for t in sweep-flush sweep-cold; do
 done
 summary_agrees sweep-flush sweep-cold repeat warm
 # -m: memmove against copyperf_memmove in every table.
-"$bench" -p 1 -r 3 -m repeat >"$out" 2>"$err"
+"$bench" -p 1 -r 3 -m repeat threads >"$out" 2>"$err"
 rc=$?
 [ $rc -le 1 ] && grep -qE '^ +size, placement +memmove +copyperf_memmove ' "$out" &&
-	grep -qE '^repeat memmove +56 ' "$out" && ok "-m: memmove's contenders" || bad "-m: exit $rc, $(cat "$err")"
+	grep -qE '^repeat memmove +56 ' "$out" && grep -qE '^threads memmove +9 ' "$out" &&
+	ok "-m: memmove's contenders" || bad "-m: exit $rc, $(cat "$err")"
 refused "-m" -m -c copyperf_memcpy repeat
 
 # The mixes streamed (copyperf -w stream), at a small last level: each mix a row, two verdicts.
