@@ -379,17 +379,14 @@ VEC_INLINE const unsigned char *unhoisted(const unsigned char *s)
 #define LOOPLESS_MAX (VEC_LOOPLESS_16 ? 16 * V : 8 * V)
 
 /*
- * n > 128: the blocks without a loop, then copy_large. Each way out is a
- * tail call or returns dst, which is in the return register from the start:
- * each path ends in a ret of its own, not in a jump to a shared 'mov; ret'
- * (which cost a cycle a call).
+ * n > 128: the blocks without a loop, then copy_large. dst is d, already in
+ * the return register (the caller's empty asm): each way out is a tail call
+ * or a ret of its own, not a jump to a shared 'mov; ret' (which cost a cycle
+ * a call).
  */
-VEC_INLINE void *copy_above_128(void *dst, const void *src, size_t n, int is_move)
+VEC_INLINE void *copy_above_128(void *dst, unsigned char *d, const unsigned char *s, size_t n,
+				int is_move)
 {
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-
-	__asm__("" : "+a"(dst));
 #ifdef HALF_SIZE
 	if (__builtin_expect(n > 8 * V, 0)) { /* the half vectors' blocks laid out first */
 		if (n > LOOPLESS_MAX)
@@ -423,12 +420,18 @@ VEC_INLINE void *copy_above_128(void *dst, const void *src, size_t n, int is_mov
  */
 ENTRY void *NAME(NAME(copyperf_x86_, VEC_ISA), _memcpy_above_128)(void *dst, const void *src, size_t n)
 {
-	return copy_above_128(dst, src, n, 0);
+	unsigned char *d = dst;
+
+	__asm__("" : "+a"(dst));
+	return copy_above_128(dst, d, src, n, 0);
 }
 
 ENTRY void *NAME(NAME(copyperf_x86_, VEC_ISA), _memmove_above_128)(void *dst, const void *src, size_t n)
 {
-	return copy_above_128(dst, src, n, 1);
+	unsigned char *d = dst;
+
+	__asm__("" : "+a"(dst));
+	return copy_above_128(dst, d, src, n, 1);
 }
 #else
 /*
@@ -481,7 +484,7 @@ VEC_INLINE void *copy(void *dst, const void *src, size_t n, int is_move)
 		copy_upto_64(d, s, n);
 		return dst;
 	}
-	return copy_above_128(dst, src, n, is_move);
+	return copy_above_128(dst, d, s, n, is_move);
 }
 
 ENTRY void *NAME(copyperf_memcpy_, VEC_ISA)(void *restrict dst, const void *restrict src, size_t n)
