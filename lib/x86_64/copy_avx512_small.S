@@ -95,6 +95,7 @@
 	movq	%rcx, (%rdi)
 	movq	%r8, -8(%rdi,%rdx)
 	ret
+	.p2align 6
 .L\name\()_16_32:
 	vmovdqu64 (%rsi), %xmm16
 	vmovdqu64 -16(%rsi,%rdx), %xmm17
@@ -102,6 +103,7 @@
 	vmovdqu64 %xmm17, -16(%rdi,%rdx)
 	ret
 .L\name\()_under_4:
+	mov	%rdi, %rax
 	test	%edx, %edx
 	jz	1f
 	movzbl	(%rsi), %ecx
@@ -117,10 +119,12 @@
  * n > 32: up to 63 bytes one 32-byte move from each end (FROM_33); 64 to 128
  * one 64-byte move from each end, above that the jump to the C copy
  * (FROM_64). rax: the destination. FROM_64, FROM_33 and REFUSED follow an
- * entry in that order: the jumps to them from its path are short ones.
+ * entry in that order, each from a line's start: the jumps to them from its
+ * path are short ones, and a block that a taken branch reaches spans no line
+ * boundary where it can help it (one that does ran a cycle a call slower).
  */
 .macro FROM_33 name
-	.p2align 4
+	.p2align 6
 .L\name\()_33_63:
 	vmovdqu64 (%rsi), %ymm16
 	vmovdqu64 -32(%rsi,%rdx), %ymm17
@@ -131,7 +135,7 @@
 .endm
 
 .macro FROM_64 name, above
-	.p2align 5
+	.p2align 6
 .L\name\()_from_64:
 	cmp	$128, %rdx
 	ja	\above
@@ -149,9 +153,7 @@
  * end, the ladder; a copy that starts a page, the masked move.
  */
 .macro REFUSED name, windows
-	.p2align 4
 .L\name\()_refused:
-	mov	%rdi, %rax
 	cmp	$4, %edx
 	jb	.L\name\()_under_4
 .if \windows == 2
@@ -162,8 +164,11 @@
 	jnz	.L\name\()_ladder
 	vmovdqu8 (%rsi), %ymm16{%k1}{z}
 	vmovdqu8 %ymm16, (%rdi){%k1}
+	mov	%rdi, %rax
 	ret
+	.p2align 6
 .L\name\()_ladder:
+	mov	%rdi, %rax
 	LADDER \name
 .endm
 
