@@ -13,13 +13,10 @@
 #define VEC_STREAM(p, v) _mm512_stream_si512((void *)(p), (v))
 
 /*
- * 129-512 B go in 32-byte vectors (vec_copy.h): on Zen 5, in walks through a
- * buffer in L2 at every placement (make bench-walk), four or eight 64-byte
- * vectors from each end ran 0.93-1.08x glibc at 130-256 B and 0.94-1.04x at
- * 257-512 B, eight to sixteen 32-byte ones 1.03-1.21x and 1.12-1.44x; the
- * call mixes the same within 1%, what two builds of one code differ by
- * (BENCHMARKS.md, twentieth session). A 64-byte access at a random address
- * spans two lines nearly always, a 32-byte one half the time.
+ * 129-512 B go in 32-byte vectors (vec_copy.h): eight to sixteen of them ran
+ * ahead of four or eight 64-byte ones in walks at every placement (make
+ * bench-walk): a 64-byte access at a random address spans two lines nearly
+ * always, a 32-byte one half the time.
  */
 #define HALF_SIZE 32
 #define half_t __m256i
