@@ -25,7 +25,7 @@
  * ones as memcpy: the two entries of a variant differ only in the C copy they
  * jump to. The registers are the caller's scratch: ymm16-ymm17 and zmm16-17
  * (EVEX-only: no dirty upper state for the caller's SSE code, no vzeroupper),
- * k1, rax, rcx, rdx, r8.
+ * k1, rax, rcx, r8.
  */
 
 /*
@@ -72,12 +72,12 @@
 .endm
 
 /*
- * 4 <= n <= 32 in plain moves, and 0 <= n < 4 from .L<name>_under_4, rax
- * already the destination: two of the widest
- * width that fits from both ends, and below 4 bytes the first byte and the
- * last two. Where a destination crosses a page every store that spans the
- * boundary is slow: each is made once, and none below 4 bytes (two byte
- * stores on either side of the boundary cost as much as one that spans it).
+ * 4 <= n <= 32 in plain moves (rax already the destination), and 0 <= n < 4
+ * from .L<name>_under_4: two of the widest width that fits from both ends,
+ * and below 4 bytes the first byte and the last two. Where a destination
+ * crosses a page every store that spans the boundary is slow: each is made
+ * once, and none below 4 bytes (two byte stores on either side of the
+ * boundary cost as much as one that spans it).
  */
 .macro LADDER name
 	cmp	$16, %edx
@@ -119,9 +119,10 @@
  * n > 32: up to 63 bytes one 32-byte move from each end (FROM_33); 64 to 128
  * one 64-byte move from each end, above that the jump to the C copy
  * (FROM_64). rax: the destination. FROM_64, FROM_33 and REFUSED follow an
- * entry in that order, each from a line's start: the jumps to them from its
- * path are short ones, and a block that a taken branch reaches spans no line
- * boundary where it can help it (one that does ran a cycle a call slower).
+ * entry in that order, the first two from a line's start and REFUSED in the
+ * rest of FROM_33's line: the jumps to them from the entry's path are short
+ * ones, and a block that a taken branch reaches spans no line boundary where
+ * it can help it (one that does ran a cycle a call slower).
  */
 .macro FROM_33 name
 	.p2align 6
