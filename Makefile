@@ -58,14 +58,24 @@ LIB_SO      := $(BUILD)/libcopyperf.so
 # (test-abi holds the map to the header).
 LIB_MAP     := lib/libcopyperf.map
 
+# ---- the LD_PRELOAD shim -------------------------------------------------------------------
+# libcopyperf-preload.so: the library's copies in place of the C library's memcpy and memmove,
+# for any program, which need not be rebuilt (lib/preload.c).
+PRELOAD_SO  := $(BUILD)/libcopyperf-preload.so
+# The recorder behind COPYPERF_RECORD is the shim's alone: libcopyperf has no calls to count.
+PRELOAD_OBJ := $(BUILD)/lib/preload.o $(BUILD)/lib/record.o $(BUILD)/lib/record_file.o
+PRELOAD_MAP := lib/preload.map
+# Loaded by path, never linked: Debian's packages keep it in a directory of its own.
+PRELOADDIR  ?= $(LIBDIR)
+
 # ---- the command ---------------------------------------------------------------------------
-CMD_SRC     := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
+CMD_SRC     := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c src/*/*/*.c))
 CMD_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(CMD_SRC))
 MAIN_OBJ    := $(BUILD)/src/main.o
 COPYPERF    := $(BUILD)/copyperf
 
 .PHONY: all run test install uninstall clean help
-all: $(COPYPERF) $(LIB_A) $(LIB_SO) $(BUILD)/$(LIB_SONAME)
+all: $(COPYPERF) $(LIB_A) $(LIB_SO) $(BUILD)/$(LIB_SONAME) $(PRELOAD_SO)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -76,9 +86,10 @@ $(BUILD)/%.o: %.S
 	$(CC) $(ALL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
 $(BUILD)/src/%.o: ALL_CFLAGS += -Isrc -pthread
-# libnuma and routines from shared objects are loaded with dlopen (src/measure/numa.c,
-# shared_routine.c), which a static program cannot do.
-$(BUILD)/src/measure/numa.o $(BUILD)/src/measure/shared_routine.o: ALL_CFLAGS += $(if $(STATIC),-DCOPYPERF_NO_DLOPEN)
+# libnuma and routines from shared objects are loaded with dlopen (src/measure/placement/numa.c,
+# src/measure/backends/shared_routine.c), which a static program cannot do.
+$(BUILD)/src/measure/placement/numa.o $(BUILD)/src/measure/backends/shared_routine.o: \
+	ALL_CFLAGS += $(if $(STATIC),-DCOPYPERF_NO_DLOPEN)
 
 # The AVX-512 copy above 128 bytes in EVEX-only registers (xmm16-31) and without
 # vzeroupper, where the compiler can be told so (gcc; clang cannot, and keeps vzeroupper),
@@ -115,17 +126,25 @@ $(BUILD)/$(LIB_SO_FILE): $(LIB_OBJ) $(LIB_MAP)
 $(BUILD)/$(LIB_SONAME) $(LIB_SO): $(BUILD)/$(LIB_SO_FILE)
 	ln -sf $(LIB_SO_FILE) $@
 
+# The C library's string functions are what the shim replaces: do not let the compiler call them.
+$(PRELOAD_OBJ): ALL_CFLAGS += -fno-builtin
+# Never unloaded (-z nodelete): a thread that exits after a dlclose would call the
+# recorder's thread-exit handler in unmapped code.
+$(PRELOAD_SO): $(PRELOAD_OBJ) $(LIB_OBJ) $(PRELOAD_MAP)
+	$(CC) -shared -Wl,-soname,libcopyperf-preload.so -Wl,-z,nodelete -Wl,--version-script=$(PRELOAD_MAP) \
+		$(LDFLAGS) -o $@ $(PRELOAD_OBJ) $(LIB_OBJ)
+
 $(COPYPERF): $(MAIN_OBJ) $(CMD_OBJ) $(LIB_A)
 	$(CC) $(STATIC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The shipped distributions (data/distributions/): the command looks for them beside itself
-# (<prefix>/share), then in DATADIR, then in this tree.  Those two paths are compiled into one
-# object; the stamp holds them, so that a new PREFIX or a moved tree rebuilds it (a change of
-# flags alone would not).
+# (<prefix>/share), then in DATADIR, then in this tree.  Those two paths are compiled into the
+# object that searches for them; the stamp holds them, so that a new PREFIX or a moved tree
+# rebuilds it (a change of flags alone would not).
 DATADIR    := $(PREFIX)/share/copyperf
 DIST_DATA  := $(wildcard data/distributions/*.csv) $(addprefix data/distributions/,LICENSE SOURCE)
-DIST_OBJ   := $(BUILD)/src/measure/distribution.o
-DIST_STAMP := $(BUILD)/src/measure/distribution.paths
+DIST_OBJ   := $(BUILD)/src/measure/call_mixes/distribution_files.o
+DIST_STAMP := $(BUILD)/src/measure/call_mixes/distribution_files.paths
 # SOURCE_DATA= (as the Debian packages build) leaves the tree out of a command that is shipped.
 SOURCE_DATA ?= $(CURDIR)/data
 DIST_PATHS := $(DATADIR) $(SOURCE_DATA)
@@ -145,8 +164,9 @@ run: $(COPYPERF)
 help:
 	@echo 'make              the command, the library and the preload shim, in build/'
 	@echo 'make run          the seed'"'"'s sweep with every routine (the main job)'
+	@echo 'make check        the quick suites: $(CHECK_SUITES)'
 	@echo 'make test         every test suite (installs the Debian packages they need)'
-	@echo 'make test-SUITE   one of: $(sort $(TEST_SUITES))'
+	@echo 'make test-SUITE   one of: $(sort $(CHECK_SUITES) $(TEST_SUITES))'
 	@echo 'make bench        libcopyperf against the C library (BENCHMARKS.md)'
 	@echo 'make install      under PREFIX (default /usr/local), LIBDIR, DESTDIR; make uninstall'
 	@echo 'make deb          the Debian packages, in build/deb/'
@@ -171,6 +191,8 @@ export PC_FILE
 LDCONFIG_INTO_SYSTEM = @if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && \
 	command -v ldconfig >/dev/null; then echo ldconfig; ldconfig; fi
 
+# <copyperf_ioctl.h>, the module's ABI, goes beside <copyperf.h> (in libcopyperf-dev): for
+# programs of one's own that talk to /dev/copyperf.
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(COPYPERF) $(DESTDIR)$(PREFIX)/bin/copyperf
@@ -179,11 +201,13 @@ install: all
 	ln -sf $(LIB_SO_FILE) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libcopyperf.so
 	install -m 644 include/copyperf.h $(DESTDIR)$(PREFIX)/include/copyperf.h
+	install -D -m 644 $(PRELOAD_SO) $(DESTDIR)$(PRELOADDIR)/libcopyperf-preload.so
+	install -m 644 include/uapi/copyperf_ioctl.h $(DESTDIR)$(PREFIX)/include/copyperf_ioctl.h
+	install -D -m 644 copyperf.1 $(DESTDIR)$(PREFIX)/share/man/man1/copyperf.1
 	printf '%s\n' "$$PC_FILE" > $(BUILD)/copyperf.pc
 	install -m 644 $(BUILD)/copyperf.pc $(DESTDIR)$(LIBDIR)/pkgconfig/copyperf.pc
 	install -d $(DESTDIR)$(DATADIR)/distributions
 	install -m 644 $(DIST_DATA) $(DESTDIR)$(DATADIR)/distributions/
-	$(INSTALL_EXTRA)
 	$(LDCONFIG_INTO_SYSTEM)
 
 # What install wrote, and its directories where they are left empty; not a system directory.
@@ -191,31 +215,34 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/copyperf $(DESTDIR)$(LIBDIR)/libcopyperf.a \
 		$(DESTDIR)$(LIBDIR)/$(LIB_SO_FILE) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME) \
 		$(DESTDIR)$(LIBDIR)/libcopyperf.so $(DESTDIR)$(PREFIX)/include/copyperf.h \
+		$(DESTDIR)$(PRELOADDIR)/libcopyperf-preload.so \
+		$(DESTDIR)$(PREFIX)/include/copyperf_ioctl.h $(DESTDIR)$(PREFIX)/share/man/man1/copyperf.1 \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/copyperf.pc \
 		$(addprefix $(DESTDIR)$(DATADIR)/distributions/,$(notdir $(DIST_DATA)))
 	-rmdir $(DESTDIR)$(DATADIR)/distributions $(DESTDIR)$(DATADIR) 2>/dev/null
-	$(UNINSTALL_EXTRA)
 	$(LDCONFIG_INTO_SYSTEM)
 
 clean:
 	rm -rf build
 
 # ---- tests ---------------------------------------------------------------------------------
-# Each mk/*.mk adds its suite to TEST_SUITES and its Debian packages to TEST_PACKAGES;
-# the numbers in their names put the quick suites first.
+# Each mk/*.mk adds its suites to CHECK_SUITES (quick: no package installs, no kernels, no
+# cross builds) or TEST_SUITES (the rest), and its Debian packages to TEST_PACKAGES; the
+# numbers in their names put the quick suites first.
+CHECK_SUITES  :=
 TEST_SUITES   :=
 TEST_PACKAGES := python3
 include mk/*.mk
 
-.PHONY: test-deps
+.PHONY: test-deps check test
 test-deps:
 	@scripts/ensure-packages.sh $(sort $(TEST_PACKAGES))
 
-# The suites run one after the other, so their output stays readable; a failing suite
+# The suites in $(1), one after the other, so their output stays readable; a failing suite
 # does not stop the others, and the last line counts them.
-test: test-deps
+define run_suites
 	@passed=0; failed=0; failures=; \
-	for s in $(TEST_SUITES); do \
+	for s in $(1); do \
 		echo "==== make $$s"; \
 		if $(MAKE) --no-print-directory $$s; then passed=$$((passed + 1)); \
 		else failed=$$((failed + 1)); failures="$$failures $$s"; fi; \
@@ -223,6 +250,15 @@ test: test-deps
 	[ -z "$$failures" ] || echo "==== failed:$$failures"; \
 	echo "test suites: $$passed passed, $$failed failed"; \
 	[ "$$failed" -eq 0 ]
+endef
+
+# The everyday loop: unit, command-line, library and ABI tests, in a few minutes.
+check:
+	$(call run_suites,$(CHECK_SUITES))
+
+# The whole gate: make check's suites first, then the others.
+test: test-deps
+	$(call run_suites,$(CHECK_SUITES) $(TEST_SUITES))
 
 # Files only: test-deb unpacks a Debian root under build/, whose /etc/rc2.d is a directory.
 -include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "all_cpus.h"
-#include "measure/cpu_order.h"
-#include "measure/pinned_pool.h"
-#include "measure/timing.h"
+#include "measure/engine/timing.h"
+#include "measure/placement/cpu_order.h"
+#include "measure/placement/pinned_pool.h"
 
 struct worker {
 	unsigned char *src, *dst;

@@ -40,19 +40,20 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "copyperf.h"
 #include "all_cpus.h"
 #include "bench_design.h"
+#include "copyperf.h"
 #include "footprint.h"
 #include "fresh_process.h"
-#include "measure/call_list.h"
-#include "measure/lane.h"
-#include "measure/llc_probe.h"
-#include "measure/shared_routine.h"
-#include "measure/workloads.h"
+#include "measure/backends/shared_routine.h"
+#include "measure/call_mixes/call_list.h"
+#include "measure/call_mixes/distribution_files.h"
+#include "measure/call_mixes/workloads.h"
+#include "measure/engine/lane.h"
+#include "measure/engine/timing.h"
+#include "measure/hardware/llc_probe.h"
 #include "stats/mann_whitney.h"
 #include "stats/stats.h"
-#include "measure/timing.h"
 
 #define MAX_ROUNDS 101
 #define MAX_PROCS 51
@@ -259,7 +260,7 @@ static TIMED_LOOP double measure_warm(const struct contender *c, size_t size, co
 
 /*
  * The seed's walk as copyperf makes it, with its buffers, cache handling and
- * checks (src/measure/lane.c): flushed at each wrap with the timer paused, or
+ * checks (src/measure/engine/lane.c): flushed at each wrap with the timer paused, or
  * through buffers of twice the last level each, from memory. Every
  * measurement's copies are checked.
  */
@@ -640,7 +641,7 @@ static void measure_table(unsigned t, struct result *out)
 	const struct table *tb = &tables[t];
 	struct buffers b = { 0 };
 	struct lane lane;
-	struct options lane_opts;
+	struct measure_params lane_params;
 
 	if (tb->mixes) {
 		for (unsigned r = 0; r < n_rows(t); r++) {
@@ -656,11 +657,11 @@ static void measure_table(unsigned t, struct result *out)
 	if (tb->measure == measure_lane) { /* copyperf's own buffers: as -c flush or -c cold makes them */
 		char err[400];
 
-		lane_opts = (struct options){ .total = tb->bytes, .buffer = tb->buffer, .cache = tb->cache,
-					      .repeat = 1, .cpu = -1 };
+		lane_params = (struct measure_params){ .total = tb->bytes, .buffer = tb->buffer,
+						       .cache = tb->cache, .repeat = 1 };
 		if (tb->cache == CACHE_COLD)
-			lane_opts.buffer = cache_cold_bytes();
-		if (lane_open(&lane, &lane_opts, err, sizeof(err))) {
+			lane_params.buffer = cache_cold_bytes();
+		if (lane_open(&lane, &lane_params, err, sizeof(err))) {
 			fprintf(stderr, "copybench: %s\n", err);
 			exit(1);
 		}

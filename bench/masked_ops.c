@@ -17,8 +17,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "copyperf.h"
+#include "measure/engine/timing.h"
 #include "stats/stats.h"
-#include "measure/timing.h"
 
 #define MOVES 200000
 #define RUNS 11

@@ -25,8 +25,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "measure/engine/timing.h"
 #include "stats/stats.h"
-#include "measure/timing.h"
 
 #define BATCHES 7
 #define MIX 4096

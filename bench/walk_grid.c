@@ -6,8 +6,8 @@
  * as copyperf's walk; the call before it, as copybench's), the routines side
  * by side in one process, in several processes (each a fresh exec: code,
  * stack and buffers land elsewhere). One placement and one loop can hide a
- * mode: the same copy ran 20% apart between them (BENCHMARKS.md, nineteenth
- * and twentieth sessions). Each cell is checked once after it is timed.
+ * mode that another shows (docs/experiments.md, "The measuring harness").
+ * Each cell is checked once after it is timed.
  * Ratios: the first routine's time over each other's, median [min-max] over
  * the processes and offsets.
  * Usage: walk_grid [-p PROCS] [-s SIZES] [-o STEP] ROUTINE ROUTINE... (exit 2
@@ -23,8 +23,8 @@
 #include <unistd.h>
 #include "copyperf.h"
 #include "fresh_process.h"
-#include "measure/shared_routine.h"
-#include "measure/timing.h"
+#include "measure/backends/shared_routine.h"
+#include "measure/engine/timing.h"
 #include "stats/stats.h"
 
 #define BUFFER (64u * 1024)        /* the walk's span, copyperf's default --buffer */

@@ -1,5 +1,5 @@
 # Unit tests (cmocka) of the command's parts, and the command-line tests (--plot needs gnuplot).
-TEST_SUITES   += test-unit test-cli
+CHECK_SUITES  += test-unit test-cli
 # libnuma1: the --numa tests (copyperf loads libnuma.so.1 with dlopen, it does not link it).
 TEST_PACKAGES += libcmocka-dev libnuma1 gnuplot-nox
 

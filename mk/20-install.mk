@@ -5,4 +5,4 @@ TEST_PACKAGES += pkgconf
 
 .PHONY: test-install
 test-install:
-	@INSTALL_CHECK_EXTRA="$(INSTALL_CHECK_EXTRA)" CC="$(CC)" MAKE="$(MAKE)" tests/install/run.sh
+	@CC="$(CC)" MAKE="$(MAKE)" tests/install/run.sh

@@ -1,7 +1,9 @@
-# libcopyperf's own suites: its exported ABI, the correctness program (natively, under ASan/UBSan,
-# once per ISA and with each threshold forced), the LD_PRELOAD shim; and `make bench`, whose
-# program test-bench checks.  Its libFuzzer run is in test-fuzz (35-fuzz.mk).
-TEST_SUITES   += test-abi test-lib test-preload test-bench
+# libcopyperf's own suites: its exported ABI, the correctness program (natively in make check;
+# under ASan/UBSan, once per ISA and with each threshold forced in make test), the LD_PRELOAD
+# shim; and `make bench`, whose program test-bench checks.  Its libFuzzer run is in test-fuzz
+# (35-fuzz.mk).
+CHECK_SUITES  += test-abi test-lib-quick test-preload test-bench
+TEST_SUITES   += test-lib
 TEST_PACKAGES += clang libclang-rt-14-dev binutils
 
 # ---- the library's exports: include/copyperf.h, lib/libcopyperf.map and the .so agree, and the
@@ -16,7 +18,8 @@ LIBCHECK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIBCHECK_SRC))
 LIBCHECK     := $(BUILD)/tests/libcheck
 
 # The call mixes check draws its calls as copyperf -d does: the command's reader and drawing.
-LIBCHECK_OBJ += $(BUILD)/src/measure/distribution.o $(BUILD)/src/measure/call_list.o
+LIBCHECK_OBJ += $(addprefix $(BUILD)/src/measure/call_mixes/,distribution.o distribution_files.o \
+	call_list.o)
 $(LIBCHECK): $(LIBCHECK_OBJ) $(LIB_A)
 	$(CC) $(STATIC) $(LDFLAGS) -o $@ $^ -lm
 
@@ -36,29 +39,17 @@ LIB_FORCED := "COPYPERF_REP_MOVSB_MIN=0 COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_TH
 # The AVX-512 entries' path of 0-32 bytes (assembly, whatever the compiler) fits the entry's line.
 LIB_LAYOUT := $(if $(filter x86_64,$(ARCH_DIR)),tests/lib/layout.sh $(BUILD)/$(LIB_SO_FILE))
 
-.PHONY: test-lib
-test-lib: $(LIBCHECK) $(BUILD)/$(LIB_SO_FILE)
-	@$(SAN_MAKE) $(SAN_BUILD)/tests/libcheck >/dev/null
-	@tests/lib/run.sh $(LIBCHECK) $(SAN_BUILD)/tests/libcheck "$(strip $(LIB_ISAS))" $(LIB_FORCED)
+.PHONY: test-lib-quick test-lib
+test-lib-quick: $(LIBCHECK) $(BUILD)/$(LIB_SO_FILE)
+	@tests/lib/run.sh $(LIBCHECK)
 	@$(LIB_LAYOUT)
 
-# ---- the LD_PRELOAD drop-in ------------------------------------------------------------------
-PRELOAD_SO := $(BUILD)/libcopyperf-preload.so
+test-lib: $(LIBCHECK)
+	@$(SAN_MAKE) $(SAN_BUILD)/tests/libcheck >/dev/null
+	@tests/lib/run.sh $(LIBCHECK) $(SAN_BUILD)/tests/libcheck "$(strip $(LIB_ISAS))" $(LIB_FORCED)
+
+# ---- the LD_PRELOAD shim, built and installed by the Makefile (PRELOAD_SO): its tests --------
 PRELOAD_PROBE := $(BUILD)/tests/preload-probe
-all: $(PRELOAD_SO)
-
-# The recorder behind COPYPERF_RECORD is the shim's alone: libcopyperf has no calls to count.
-PRELOAD_OBJ := $(BUILD)/lib/preload.o $(BUILD)/lib/record.o $(BUILD)/lib/record_file.o
-
-# The C library's string functions are what the shim replaces: do not let the compiler call them.
-$(PRELOAD_OBJ): ALL_CFLAGS += -fno-builtin
-# Never unloaded (-z nodelete): a thread that exits after a dlclose would call the
-# recorder's thread-exit handler in unmapped code.
-PRELOAD_MAP := lib/preload.map
-$(PRELOAD_SO): $(PRELOAD_OBJ) $(LIB_OBJ) $(PRELOAD_MAP)
-	$(CC) -shared -Wl,-soname,libcopyperf-preload.so -Wl,-z,nodelete -Wl,--version-script=$(PRELOAD_MAP) \
-		$(LDFLAGS) -o $@ $(PRELOAD_OBJ) $(LIB_OBJ)
-
 $(PRELOAD_PROBE): $(BUILD)/tests/preload/probe.o
 	$(CC) $(LDFLAGS) -o $@ $^
 
@@ -72,12 +63,6 @@ PRELOAD_LINKED := $(BUILD)/tests/preload-linked
 $(PRELOAD_LINKED): $(BUILD)/tests/preload/linked.o $(BUILD)/$(LIB_SONAME) $(LIB_SO)
 	$(CC) $(LDFLAGS) -o $@ $< -L$(BUILD) -lcopyperf
 
-# Loaded by path, never linked: Debian's packages keep it in a directory of its own.
-PRELOADDIR ?= $(LIBDIR)
-INSTALL_EXTRA += install -D -m 644 $(PRELOAD_SO) $(DESTDIR)$(PRELOADDIR)/libcopyperf-preload.so;
-INSTALL_CHECK_EXTRA += lib/libcopyperf-preload.so
-UNINSTALL_EXTRA += rm -f $(DESTDIR)$(PRELOADDIR)/libcopyperf-preload.so;
-
 .PHONY: test-preload
 test-preload: $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF) $(PRELOAD_LINKED)
 	@tests/preload/run.sh $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF) $(PRELOAD_LINKED)
@@ -90,11 +75,12 @@ $(BUILD)/bench/copybench.o $(BUILD)/bench/all_cpus.o: ALL_CFLAGS += -Isrc
 # The dist tables replay the command's call lists: its reader, drawing and working sets; the
 # flushed and cold sweeps walk the command's own buffers (lane.c), with its cache handling.
 COPYBENCH_OBJ := $(BUILD)/bench/all_cpus.o $(BUILD)/bench/footprint.o $(BUILD)/bench/fresh_process.o \
-	$(addprefix $(BUILD)/src/,stats/mann_whitney.o stats/stats.o xalloc.o sizes.o interrupt.o report/atomic_file.o \
-	measure/cpu_order.o measure/pinned_pool.o measure/shared_routine.o measure/sys_file.o \
-	measure/call_list.o measure/distribution.o measure/workloads.o measure/cache.o \
-	measure/llc_probe.o measure/lane.o measure/replay.o measure/pages.o measure/pattern.o \
-	measure/numa.o measure/counters.o measure/timing.o)
+	$(addprefix $(BUILD)/src/,stats/mann_whitney.o stats/stats.o xalloc.o sizes.o interrupt.o report/atomic_file.o) \
+	$(addprefix $(BUILD)/src/measure/,engine/lane.o engine/pattern.o engine/replay.o \
+	engine/timing.o backends/shared_routine.o placement/cpu_order.o placement/numa.o \
+	placement/pages.o placement/pinned_pool.o hardware/cache.o hardware/counters.o \
+	hardware/llc_probe.o hardware/sys_file.o call_mixes/call_list.o call_mixes/distribution.o \
+	call_mixes/distribution_files.o call_mixes/workloads.o)
 $(COPYBENCH): $(BUILD)/bench/copybench.o $(COPYBENCH_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # With the test build's wrong routines: test-bench checks that a wrong copy meets no target.
@@ -123,7 +109,7 @@ WALK_GRID := $(BUILD)/bench/walk_grid
 WALK_ARGS ?= memcpy copyperf_memcpy
 
 $(BUILD)/bench/walk_grid.o: ALL_CFLAGS += -Isrc
-$(WALK_GRID): $(BUILD)/bench/walk_grid.o $(BUILD)/bench/fresh_process.o $(addprefix $(BUILD)/src/,stats/stats.o xalloc.o measure/shared_routine.o) $(LIB_A)
+$(WALK_GRID): $(BUILD)/bench/walk_grid.o $(BUILD)/bench/fresh_process.o $(addprefix $(BUILD)/src/,stats/stats.o xalloc.o measure/backends/shared_routine.o) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 .PHONY: bench-walk

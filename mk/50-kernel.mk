@@ -5,12 +5,6 @@ TEST_SUITES   += test-kernel
 KERNEL_TEST_PACKAGES := linux-headers-amd64 qemu-system-x86 busybox-static cpio
 TEST_PACKAGES += $(KERNEL_TEST_PACKAGES)
 
-# The module's ABI for programs of one's own that talk to /dev/copyperf: <copyperf_ioctl.h>
-# beside <copyperf.h> (in libcopyperf-dev).
-INSTALL_EXTRA += install -D -m 644 include/uapi/copyperf_ioctl.h $(DESTDIR)$(PREFIX)/include/copyperf_ioctl.h;
-INSTALL_CHECK_EXTRA += include/copyperf_ioctl.h
-UNINSTALL_EXTRA += rm -f $(DESTDIR)$(PREFIX)/include/copyperf_ioctl.h;
-
 KDIR ?= /lib/modules/$(shell uname -r)/build
 # The guest's programs: static, so the initramfs needs no C library.
 KERNEL_TEST_BUILD := build/static

@@ -10,9 +10,9 @@ KERNEL_DEBUG_PACKAGES := linux-source-6.1 make flex bison bc libssl-dev libelf-d
 	qemu-system-x86 busybox-static cpio
 TEST_PACKAGES += $(KERNEL_DEBUG_PACKAGES)
 
-# -Isrc: the race mode writes the test pattern (src/measure/pattern.h) as the module does.
+# -Isrc: the race mode writes the test pattern (src/measure/engine/pattern.h) as the module does.
 $(BUILD)/tests/kernel/ioctl_storm: tests/kernel/ioctl_storm.c include/uapi/copyperf_ioctl.h \
-		src/measure/pattern.h tests/kernel/routine_by_name.h
+		src/measure/engine/pattern.h tests/kernel/routine_by_name.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -pthread -static $(LDFLAGS) -o $@ $<
 

@@ -5,28 +5,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "builtin.h"
 #include "copyperf.h"
-#include "measure/cache.h"
-#include "measure/cpu_order.h"
-#include "report/atomic_file.h"
-#include "report/compare.h"
-#include "measure/distribution.h"
-#include "measure/kernel_backend.h"
-#include "measure/numa.h"
-#include "measure/thread_plan.h"
-#include "measure/thread_pool.h"
-#include "measure/timing.h"
-#include "report/machine.h"
 #include "interrupt.h"
+#include "measure/backends/kernel_backend.h"
+#include "measure/backends/user_backend.h"
+#include "measure/call_mixes/distribution_files.h"
+#include "measure/call_mixes/workloads.h"
+#include "measure/engine/sweep.h"
+#include "measure/engine/timing.h"
+#include "measure/hardware/cache.h"
+#include "measure/placement/cpu_order.h"
+#include "measure/placement/numa.h"
+#include "measure/placement/thread_plan.h"
+#include "measure/placement/thread_pool.h"
 #include "options.h"
+#include "progress.h"
+#include "report/atomic_file.h"
+#include "report/machine.h"
 #include "report/output.h"
 #include "report/plot.h"
-#include "progress.h"
-#include "measure/sweep.h"
-#include "measure/user_backend.h"
-#include "measure/workloads.h"
-
-#define EXIT_USAGE 2
 
 static void list_routines(FILE *f)
 {
@@ -51,13 +49,44 @@ static int pin_cpu(int cpu, char *err, size_t errlen)
 	return -1;
 }
 
+/*
+ * The engine's parameters, from the options: the one place where the command
+ * line becomes what measure/ is asked to do.  The lists stay o's.
+ */
+static struct measure_params measure_params_of(const struct options *o)
+{
+	return (struct measure_params){
+		.routines = o->routines,
+		.n_routines = o->n_routines,
+		.total = o->total,
+		.repeat = o->repeat,
+		.counters = o->counters,
+		.sizes = o->sizes,
+		.n_sizes = o->n_sizes,
+		.buffer = o->buffer,
+		.cache = o->cache,
+		.align_src = o->align_src,
+		.align_dst = o->align_dst,
+		.distributions = o->distributions,
+		.n_distributions = o->n_distributions,
+		.working_sets = o->working_sets,
+		.n_working_sets = o->n_working_sets,
+		.seed = o->seed,
+		.threads = o->threads,
+		.n_threads = o->n_threads,
+		.pages = o->pages,
+		.numa = o->numa,
+		.numa_node = o->numa_node,
+	};
+}
+
 /* Checks what the options ask of this machine, before anything is measured. */
-static int check_machine(const struct options *o, struct thread_plan *tp, char *err,
-			 size_t errlen)
+static int check_machine(const struct options *o, const struct measure_params *params,
+			 struct thread_plan *tp, char *err, size_t errlen)
 {
 	if (o->cpu >= 0 && pin_cpu(o->cpu, err, errlen))
 		return -1;
-	if (thread_plan_make(tp, o, err, errlen) || numa_check(o, err, errlen))
+	if (thread_plan_make(tp, params, err, errlen) || numa_check(params, err, errlen))
 		return -1;
 	if (!o->kernel && (o->cache == CACHE_FLUSH || o->cache == CACHE_FLUSH_TIMED) &&
 	    !cache_flush_supported()) {
@@ -156,17 +185,18 @@ static int run(const struct options *o)
 	struct workloads ws;
 	struct thread_plan tp;
 	struct page_usage pages;
+	const struct measure_params params = measure_params_of(o);
 
 	memset(&b, 0, sizeof(b));
 	memset(&ws, 0, sizeof(ws));
 	memset(&pages, 0, sizeof(pages));
 	memset(&tp, 0, sizeof(tp));
-	if (check_machine(o, &tp, err, sizeof(err)) ||
-	    (!o->kernel && user_backend_check_routines(o, err, sizeof(err)))) {
+	if (check_machine(o, &params, &tp, err, sizeof(err)) ||
+	    (!o->kernel && user_backend_check_routines(&params, err, sizeof(err)))) {
 		status = usage_error(err);
 		goto out;
 	}
-	if (workloads_build(&ws, o, err, sizeof(err)) ||
+	if (workloads_build(&ws, &params, err, sizeof(err)) ||
 	    workloads_by_threads(&ws, tp.counts, tp.n_counts, err, sizeof(err))) {
 		status = usage_error(err);
 		goto out;
@@ -180,8 +210,8 @@ static int run(const struct options *o)
 		status = usage_error_in("--output", err);
 		goto out;
 	}
-	opened = o->kernel ? kernel_backend_open(&b, o, err, sizeof(err))
-			   : user_backend_open(&b, o, &tp, &ws, err, sizeof(err));
+	opened = o->kernel ? kernel_backend_open(&b, &params, err, sizeof(err))
+			   : user_backend_open(&b, &params, &tp, &ws, err, sizeof(err));
 	if (opened) {
 		status = usage_error(err);
 		goto out;
@@ -193,7 +223,7 @@ static int run(const struct options *o)
 	}
 	machine_read(&m);
 	progress_start(&progress, stderr, !o->quiet);
-	status = sweep_run(o, &b, ws.w, ws.n, progress_update, &progress, &results, &n, err,
+	status = sweep_run(&params, &b, ws.w, ws.n, progress_update, &progress, &results, &n, err,
 			   sizeof(err));
 	progress_end(&progress);
 	if (status) {
@@ -279,9 +309,9 @@ int main(int argc, char **argv)
 	hold_standard_streams();
 	/* The subcommands read results files and take their own options. */
 	if (argc > 1 && !strcmp(argv[1], "plot"))
-		return plot_main(argc - 1, argv + 1);
+		return cmd_plot(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return compare_main(argc - 1, argv + 1);
+		return cmd_compare(argc - 1, argv + 1);
 	if (options_parse(argc, argv, &o, err, sizeof(err))) {
 		options_free(&o);
 		return usage_error(err);

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "measure/call_mixes/workloads.h"
+#include "measure/hardware/cache.h"
 #include "options.h"
 #include "sizes.h"
-#include "measure/cache.h"
-#include "measure/workloads.h"
 #include "xalloc.h"
 
 #define DEFAULT_TOTAL (32ull << 20)
@@ -114,14 +114,8 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *const cache_names[] = { "flush", "flush-timed", "hot", "cold" };
 static const char *const format_names[] = { "table", "seed", "csv", "json" };
 static const char *const page_names[] = { "4k", "2m", "1g", "thp" }; /* PAGES_4K on */
-
-const char *cache_mode_name(enum cache_mode m)
-{
-	return cache_names[m];
-}
 
 const char *format_name(enum output_format f)
 {
@@ -488,7 +482,7 @@ static int parse_option(int c, const char *arg, struct options *o, char *err, si
 		return parse_one_size("--buffer", arg, MAX_BUFFER, &o->buffer, err, errlen);
 	case 'c':
 		o->given |= GIVEN_CACHE;
-		if (pick_name("--cache", arg, cache_names, 4, &i, err, errlen))
+		if (pick_name("--cache", arg, cache_mode_names, N_CACHE_MODES, &i, err, errlen))
 			return -1;
 		o->cache = (enum cache_mode)i;
 		return 0;

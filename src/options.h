@@ -7,21 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-enum cache_mode {
-	CACHE_FLUSH,       /* flush both buffers at each wrap, timer paused */
-	CACHE_FLUSH_TIMED, /* the seed's method: the flush is timed too */
-	CACHE_HOT,         /* never flush */
-	CACHE_COLD,        /* walk a region far larger than the last-level cache */
-};
+#include "measure/engine/params.h"
 
 enum output_format { FORMAT_TABLE, FORMAT_SEED, FORMAT_CSV, FORMAT_JSON };
-
-/* --pages: the page size the buffers are asked to be on (the kernel decides). */
-enum page_mode { PAGES_DEFAULT, PAGES_4K, PAGES_2M, PAGES_1G, PAGES_THP };
-
-/* --numa: where the buffers' pages are placed. */
-enum numa_policy { NUMA_DEFAULT, NUMA_LOCAL, NUMA_INTERLEAVE, NUMA_NODE };
 
 enum action { ACTION_RUN, ACTION_HELP, ACTION_VERSION, ACTION_LIST };
 
@@ -82,7 +70,6 @@ void options_free(struct options *o);
  */
 void option_error(char *err, size_t errlen, int c, char *const *argv, const struct option *longs);
 
-const char *cache_mode_name(enum cache_mode m);
 const char *format_name(enum output_format f);
 
 extern const char options_usage[];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <unistd.h>
+#include "measure/engine/timing.h"
 #include "progress.h"
-#include "measure/timing.h"
 
 #define REDRAW_NS 200000000u /* a redraw costs little, but not during every measurement */
 #define BAR 20 /* the whole line stays within 80 columns */

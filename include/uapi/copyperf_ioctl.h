@@ -28,9 +28,9 @@
 #define COPYPERF_MAX_TOTAL _BITULL(40)
 
 /*
- * The data (src/measure/pattern.h): byte i of a source is pattern_byte(COPYPERF_PATTERN_BIAS + i),
- * i counted from the start of the walked buffer (negative: the bytes in front);
- * a destination starts as the complement.
+ * The data (src/measure/engine/pattern.h): byte i of a source is
+ * pattern_byte(COPYPERF_PATTERN_BIAS + i), i counted from the start of the walked
+ * buffer (negative: the bytes in front); a destination starts as the complement.
  */
 #define COPYPERF_PATTERN_BIAS 0x10000
 

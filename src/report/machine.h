@@ -5,9 +5,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "measure/cache.h"
-#include "measure/llc_probe.h"
-#include "measure/numa.h"
+#include "measure/hardware/cache.h"
+#include "measure/hardware/llc_probe.h"
+#include "measure/placement/numa.h"
 
 struct machine_info {
 	char cpu[128];

@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include "copyperf.h"
 #include "machine.h"
+#include "measure/engine/sweep.h"
+#include "measure/placement/cpu_order.h"
+#include "measure/placement/pages.h"
 #include "options.h"
-#include "measure/cpu_order.h"
-#include "measure/pages.h"
-#include "measure/sweep.h"
 
 struct report {
 	const struct options *o;

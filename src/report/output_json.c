@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "measure/numa.h"
+#include "measure/placement/numa.h"
 #include "output.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -155,7 +155,7 @@ static void pages(FILE *f, const struct report *r)
 		fputc(']', f);
 	}
 	fputs("},\"numa\":", f);
-	numa_policy_name(r->o, numa, sizeof(numa));
+	numa_policy_name(r->o->numa, r->o->numa_node, numa, sizeof(numa));
 	if (r->o->numa)
 		json_string(f, numa);
 	else

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
-#include "measure/numa.h"
+#include "measure/placement/numa.h"
 #include "output.h"
 #include "sizes.h"
 #include "xalloc.h"
@@ -29,7 +29,7 @@ static void machine_line(FILE *f, const struct report *r)
 		if (o->numa) {
 			char where[32];
 
-			numa_policy_name(o, where, sizeof(where));
+			numa_policy_name(o->numa, o->numa_node, where, sizeof(where));
 			fprintf(f, ", --numa %s", where);
 		}
 		fputs(")\n", f);

@@ -2,7 +2,8 @@
 /*
  * Throughput against chunk size, or a replay's time per call for each
  * distribution and working set, drawn by gnuplot into an SVG or PNG file:
- * `copyperf plot RESULTS.json... -o FILE` and `copyperf --plot FILE`.
+ * `copyperf plot RESULTS.json... -o FILE` (its command line is
+ * src/builtin-plot.c's) and `copyperf --plot FILE`.
  */
 #ifndef COPYPERF_PLOT_H
 #define COPYPERF_PLOT_H
@@ -31,8 +32,5 @@ int plot_check(const char *path, char *why, size_t whylen);
  */
 int plot_write(const struct result_set *sets, size_t n_sets, const char *path, char *why,
 	       size_t whylen);
-
-/* argv[0] is "plot".  Returns the exit status: 0, 1 (gnuplot failed) or 2 (bad input). */
-int plot_main(int argc, char **argv);
 
 #endif

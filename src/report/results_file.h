@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "measure/call_list.h"
+#include "measure/call_mixes/call_list.h"
 
 struct report;
 struct json;

@@ -5,7 +5,7 @@
  */
 #include <stdint.h>
 #include "input_file.h"
-#include "measure/distribution.h"
+#include "measure/call_mixes/distribution_files.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

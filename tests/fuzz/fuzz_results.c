@@ -2,15 +2,15 @@
 /*
  * libFuzzer target: a results file read as `copyperf plot` reads each of its
  * files (result_set_read, then result_kinds_add), and compared with itself as
- * `copyperf compare A A,A` does, through compare_main: the reader, the JSON
+ * `copyperf compare A A,A` does, through cmd_compare: the reader, the JSON
  * parser under it, pooling and the statistics on whatever the file holds.
  */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
+#include "builtin.h"
 #include "input_file.h"
-#include "report/compare.h"
 #include "report/results_file.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		result_kinds_add(&kinds, &set, why, sizeof(why));
 	result_set_free(&set);
 	snprintf(pooled, sizeof(pooled), "%s,%s", path, path);
-	compare_main(5, argv);
+	cmd_compare(5, argv);
 	fflush(stdout);
 	return 0;
 }

@@ -38,7 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "uapi/copyperf_ioctl.h"
-#include "measure/pattern.h"
+#include "measure/engine/pattern.h"
 #include "routine_by_name.h"
 
 /* Each kind of user buffer a request may name spans this much, huge pages included. */

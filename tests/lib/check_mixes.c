@@ -12,7 +12,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "check.h"
-#include "../../src/measure/call_list.h"
+#include "../../src/measure/call_mixes/call_list.h"
+#include "../../src/measure/call_mixes/distribution_files.h"
 
 #define MIX_WORKING_SET 16384 /* small: the calls start close to the guards */
 #define MIX_CALLS 4096

@@ -1,10 +1,10 @@
 #!/bin/sh
-# test-lib: libcheck natively, under ASan/UBSan, once per ISA this CPU has, and with each
-# threshold path forced down to small sizes.  Every run must exit 0 with "N passed, 0 failed".
-# Usage: run.sh LIBCHECK SANITIZED_LIBCHECK "ISA ..." "VAR=VALUE ..." ...
+# libcheck as built (test-lib-quick: run.sh LIBCHECK), or under ASan/UBSan, once per ISA this
+# CPU has and with each threshold path forced down to small sizes (test-lib: run.sh LIBCHECK
+# SANITIZED_LIBCHECK "ISA ..." "VAR=VALUE ..." ...).  Every run must exit 0 with
+# "N passed, 0 failed".
 set -u
-libcheck=$1 sanitized=$2 isas=$3
-shift 3
+libcheck=$1
 log=$(mktemp) && trap 'rm -f "$log"' EXIT
 . "$(dirname "$0")/../tally.sh"
 
@@ -22,7 +22,13 @@ run() { # label, then env assignments and the program
 	fi
 }
 
-run "libcheck, defaults" "$libcheck"
+if [ $# -eq 1 ]; then
+	run "libcheck, defaults" "$libcheck"
+	tally
+	exit
+fi
+sanitized=$2 isas=$3
+shift 3
 for forced in "$@"; do
 	# shellcheck disable=SC2086 # the assignments are meant to split
 	run "libcheck, $forced" $forced "$libcheck"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "measure/call_list.h"
+#include "measure/call_mixes/call_list.h"
 
 #define N 65536
 

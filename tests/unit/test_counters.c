@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "assert_near.h"
-#include "measure/counters.h"
+#include "measure/hardware/counters.h"
 
 #define PAGES 64
 

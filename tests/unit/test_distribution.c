@@ -19,7 +19,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "assert_near.h"
-#include "measure/distribution.h"
+#include "measure/call_mixes/distribution.h"
+#include "measure/call_mixes/distribution_files.h"
 
 static char tmp[] = "/tmp/copyperf-dist-XXXXXX";
 static char source_data[PATH_MAX]; /* this tree's data/, realpath */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "measure/llc_probe.h"
+#include "measure/hardware/llc_probe.h"
 
 #define MiB (1ull << 20)
 

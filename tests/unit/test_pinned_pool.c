@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "measure/cpu_order.h"
-#include "measure/pinned_pool.h"
+#include "measure/placement/cpu_order.h"
+#include "measure/placement/pinned_pool.h"
 
 struct record {
 	int opened_on[CPU_SETSIZE], ran_on[CPU_SETSIZE];

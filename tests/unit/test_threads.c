@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "measure/cpu_order.h"
-#include "measure/pages.h"
-#include "measure/thread_plan.h"
+#include "measure/placement/cpu_order.h"
+#include "measure/placement/pages.h"
+#include "measure/placement/thread_plan.h"
 #include "options.h"
 
 /* Two packages of two cores with two SMT siblings each, numbered as Linux often does. */

@@ -80,7 +80,7 @@ static void test_zen4(void **state)
 		assert_int_equal(r.t.rep_movsb_max, r.l2);
 }
 
-/* Full-width 512-bit units: the 64-byte loop (BENCHMARKS.md, the eleventh session); the 16 KiB step. */
+/* Full-width 512-bit units: the 64-byte loop; the 16 KiB step. */
 static void test_zen5(void **state)
 {
 	struct x86_tuning_report r = computed(0x1a, true);

@@ -27,17 +27,18 @@ long thread_counts_resolve(const unsigned *asked, size_t n, size_t n_cpus, unsig
 	return (long)m;
 }
 
-int thread_plan_make(struct thread_plan *tp, const struct options *o, char *err, size_t errlen)
+int thread_plan_make(struct thread_plan *tp, const struct measure_params *params, char *err,
+		     size_t errlen)
 {
 	char list[256];
 	unsigned bad = 0;
 	long n;
 
 	memset(tp, 0, sizeof(*tp));
-	if (!o->threads)
+	if (!params->threads)
 		return 0;
 	tp->cpus = calloc(CPU_SETSIZE, sizeof(*tp->cpus));
-	tp->counts = calloc(o->n_threads, sizeof(*tp->counts));
+	tp->counts = calloc(params->n_threads, sizeof(*tp->counts));
 	if (!tp->cpus || !tp->counts) {
 		snprintf(err, errlen, "--threads: out of memory");
 		return -1;
@@ -48,7 +49,7 @@ int thread_plan_make(struct thread_plan *tp, const struct options *o, char *err,
 		return -1;
 	}
 	tp->n_cpus = (size_t)n;
-	n = thread_counts_resolve(o->threads, o->n_threads, tp->n_cpus, tp->counts, &bad);
+	n = thread_counts_resolve(params->threads, params->n_threads, tp->n_cpus, tp->counts, &bad);
 	if (n < 0) {
 		cpu_list_format(tp->cpus, tp->n_cpus, list, sizeof(list));
 		snprintf(err, errlen, "--threads: %u threads, but this process may run on %zu CPU%s "

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "options.h"
+#include "measure/engine/params.h"
 
 #define MAX_NUMA_NODES 64
 
@@ -21,14 +21,14 @@ struct numa_node {
 size_t numa_nodes_read(struct numa_node *nodes, size_t max);
 
 /*
- * Checks o's --numa against this machine and loads libnuma for it; on a
- * machine of one node it says so on stderr, once.  0, or -1 with a one-line
- * reason in err (a usage error).
+ * Checks the NUMA placement params asks for against this machine and loads
+ * libnuma for it; on a machine of one node it says so on stderr, once.  0,
+ * or -1 with a one-line reason in err (a usage error).
  */
-int numa_check(const struct options *o, char *err, size_t errlen);
+int numa_check(const struct measure_params *params, char *err, size_t errlen);
 
-/* Places [p, p+len) as o->numa asks, before its pages are touched; 0, or -1 with err. */
-int numa_place(void *p, size_t len, const struct options *o, char *err, size_t errlen);
+/* Places [p, p+len) as params asks, before its pages are touched; 0, or -1 with err. */
+int numa_place(void *p, size_t len, const struct measure_params *params, char *err, size_t errlen);
 
 /*
  * Where the kernel put [p, p+len) (its pages present): up to NUMA_SAMPLES pages
@@ -39,7 +39,7 @@ int numa_place(void *p, size_t len, const struct options *o, char *err, size_t e
 #define NUMA_SAMPLES 256
 int numa_where(const void *p, size_t len, uint64_t node_bytes[MAX_NUMA_NODES]);
 
-/* "local", "interleave" or the node's number, for output. */
-void numa_policy_name(const struct options *o, char *buf, size_t len);
+/* "local", "interleave" or the node's number (NUMA_NODE's), for output. */
+void numa_policy_name(enum numa_policy policy, int node, char *buf, size_t len);
 
 #endif

@@ -13,8 +13,8 @@
 #ifndef COPYPERF_NO_DLOPEN
 #include <dlfcn.h>
 #endif
+#include "measure/hardware/sys_file.h"
 #include "numa.h"
-#include "sys_file.h"
 
 #define LIBNUMA "libnuma.so.1"
 
@@ -57,12 +57,12 @@ size_t numa_nodes_read(struct numa_node *nodes, size_t max)
 	return n;
 }
 
-void numa_policy_name(const struct options *o, char *buf, size_t len)
+void numa_policy_name(enum numa_policy policy, int node, char *buf, size_t len)
 {
-	if (o->numa == NUMA_NODE)
-		snprintf(buf, len, "%d", o->numa_node);
+	if (policy == NUMA_NODE)
+		snprintf(buf, len, "%d", node);
 	else
-		snprintf(buf, len, "%s", o->numa == NUMA_LOCAL ? "local" : "interleave");
+		snprintf(buf, len, "%s", policy == NUMA_LOCAL ? "local" : "interleave");
 }
 
 static int load(char *err, size_t errlen)
@@ -97,18 +97,18 @@ static int load(char *err, size_t errlen)
 #endif
 }
 
-int numa_check(const struct options *o, char *err, size_t errlen)
+int numa_check(const struct measure_params *params, char *err, size_t errlen)
 {
 	struct numa_node nodes[MAX_NUMA_NODES];
 	size_t n = numa_nodes_read(nodes, MAX_NUMA_NODES), i = 0;
 	char name[32];
 
-	if (o->numa == NUMA_DEFAULT)
+	if (params->numa == NUMA_DEFAULT)
 		return 0;
-	numa_policy_name(o, name, sizeof(name));
-	while (o->numa == NUMA_NODE && i < n && nodes[i].id != o->numa_node)
+	numa_policy_name(params->numa, params->numa_node, name, sizeof(name));
+	while (params->numa == NUMA_NODE && i < n && nodes[i].id != params->numa_node)
 		i++;
-	if (o->numa == NUMA_NODE && i == n) {
+	if (params->numa == NUMA_NODE && i == n) {
 		if (n == 1)
 			snprintf(err, errlen, "--numa %s: no such node (this machine has one NUMA node, "
 				 "node %d)", name, nodes[0].id);
@@ -125,9 +125,9 @@ int numa_check(const struct options *o, char *err, size_t errlen)
 	return 0;
 }
 
-int numa_place(void *p, size_t len, const struct options *o, char *err, size_t errlen)
+int numa_place(void *p, size_t len, const struct measure_params *params, char *err, size_t errlen)
 {
-	switch (o->numa) {
+	switch (params->numa) {
 	case NUMA_DEFAULT:
 		return 0;
 	case NUMA_LOCAL:
@@ -143,7 +143,7 @@ int numa_place(void *p, size_t len, const struct options *o, char *err, size_t e
 	case NUMA_NODE:
 		if (!libnuma.tonode_memory)
 			break;
-		libnuma.tonode_memory(p, len, o->numa_node);
+		libnuma.tonode_memory(p, len, params->numa_node);
 		return 0;
 	}
 	snprintf(err, errlen, "--numa: libnuma is not loaded (internal error)");

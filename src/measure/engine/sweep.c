@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "call_list.h"
 #include "interrupt.h"
+#include "measure/call_mixes/call_list.h"
 #include "sweep.h"
 
 bool sweep_runs(const struct backend *b, size_t r, const struct workload *w)
@@ -12,29 +12,29 @@ bool sweep_runs(const struct backend *b, size_t r, const struct workload *w)
 }
 
 /* Returns 0, or -1 when out of memory for the samples. */
-static int init_point(struct point_result *p, const struct options *o, const struct backend *b,
-		      size_t r, const struct workload *w)
+static int init_point(struct point_result *p, const struct measure_params *params,
+		      const struct backend *b, size_t r, const struct workload *w)
 {
 	uint64_t passes;
 
 	memset(p, 0, sizeof(*p));
 	p->routine = b->routine_names[r];
 	p->space = b->space;
-	p->samples = calloc(o->repeat, sizeof(*p->samples));
+	p->samples = calloc(params->repeat, sizeof(*p->samples));
 	p->verified = true;
 	p->chunk = w->chunk;
 	p->threads = w->threads;
 	if (w->threads)
-		p->thread_samples = calloc((size_t)o->repeat * w->threads, sizeof(double));
+		p->thread_samples = calloc((size_t)params->repeat * w->threads, sizeof(double));
 	if (!w->calls) {
-		p->total = point_total(o->total, w->chunk) * point_threads(p);
+		p->total = point_total(params->total, w->chunk) * point_threads(p);
 		return p->samples && (!w->threads || p->thread_samples) ? 0 : -1;
 	}
 	p->distribution = w->distribution;
 	p->working_set_name = w->working_set_name;
 	p->working_set = w->working_set;
 	p->layout = w->calls->layout;
-	passes = call_list_passes(w->calls, o->total);
+	passes = call_list_passes(w->calls, params->total);
 	p->calls = passes * w->calls->n * point_threads(p);
 	p->total = passes * w->calls->bytes * point_threads(p);
 	return p->samples && (!w->threads || p->thread_samples) ? 0 : -1;
@@ -64,8 +64,8 @@ static int take(struct backend *b, struct point_result *p, size_t r, const struc
 	return s == MEASURE_NO_MEMORY ? SWEEP_NO_MEMORY : 0;
 }
 
-int sweep_run(const struct options *o, struct backend *b, const struct workload *w, size_t nw,
-	      progress_fn progress, void *arg, struct point_result **out, size_t *n_out,
+int sweep_run(const struct measure_params *params, struct backend *b, const struct workload *w,
+	      size_t nw, progress_fn progress, void *arg, struct point_result **out, size_t *n_out,
 	      char *why, size_t whylen)
 {
 	size_t nr = b->n_routines, np = 0, steps, done = 0;
@@ -74,7 +74,7 @@ int sweep_run(const struct options *o, struct backend *b, const struct workload 
 	struct point_result **at = calloc(nr * nw + 1, sizeof(*at));
 	struct point_result *res = calloc(nr * nw + 1, sizeof(*res));
 	/* summarize's sorted copy, so that no allocation can fail once measuring has begun */
-	double *scratch = calloc(o->repeat, sizeof(*scratch));
+	double *scratch = calloc(params->repeat, sizeof(*scratch));
 
 	*out = res;
 	*n_out = 0;
@@ -83,13 +83,13 @@ int sweep_run(const struct options *o, struct backend *b, const struct workload 
 		for (size_t i = 0; i < nw && !status; i++)
 			if (sweep_runs(b, r, &w[i])) {
 				at[r * nw + i] = &res[np];
-				status = init_point(&res[np++], o, b, r, &w[i]) ? SWEEP_NO_MEMORY : 0;
+				status = init_point(&res[np++], params, b, r, &w[i]) ? SWEEP_NO_MEMORY : 0;
 			}
 	*n_out = np;
-	steps = np * (o->repeat + 1);
+	steps = np * (params->repeat + 1);
 	if (status) {
 		snprintf(why, whylen, "out of memory for the samples of %zu measurements",
-			 nr * nw * o->repeat);
+			 nr * nw * params->repeat);
 		goto fail;
 	}
 
@@ -107,7 +107,7 @@ int sweep_run(const struct options *o, struct backend *b, const struct workload 
 			if (progress)
 				progress(++done, steps, arg);
 		}
-		for (unsigned k = 0; k < o->repeat; k++)
+		for (unsigned k = 0; k < params->repeat; k++)
 			for (size_t r = 0; r < nr; r++) {
 				struct point_result *p = at[r * nw + i];
 
@@ -128,7 +128,7 @@ int sweep_run(const struct options *o, struct backend *b, const struct workload 
 
 			if (!p)
 				continue;
-			p->repeats = o->repeat;
+			p->repeats = params->repeat;
 			if (p->verified)
 				summarize_in(p->samples, p->repeats, scratch, &p->seconds);
 		}

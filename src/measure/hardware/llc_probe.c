@@ -5,9 +5,9 @@
 #include <sys/mman.h>
 #include "cache.h"
 #include "llc_probe.h"
-#include "random.h"
+#include "measure/call_mixes/random.h"
+#include "measure/engine/timing.h"
 #include "sizes.h"
-#include "timing.h"
 
 #define CHASE_STEPS 131072 /* reads a measurement; at memory's 100-200 ns, 13-26 ms */
 #define CHASE_RUNS 3      /* the fastest counts: the others were disturbed */

@@ -8,16 +8,16 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "uapi/copyperf_ioctl.h"
 #include "interrupt.h"
 #include "kernel_backend.h"
 #include "routine_names.h"
+#include "uapi/copyperf_ioctl.h"
 
 #define HOW_TO_LOAD "load the module first: sudo modprobe copyperf (package copyperf-dkms), " \
 	"or make kmod && sudo insmod kmod/copyperf.ko"
 
 struct kernel_ctx {
-	const struct options *o;
+	const struct measure_params *params;
 	int fd;
 	struct copyperf_version version;
 	struct copyperf_routine_info *module_routines;
@@ -119,10 +119,10 @@ static void unknown_kernel_routine(const struct kernel_ctx *c, const char *name,
 	free(valid);
 }
 
-static int resolve_routines(struct kernel_ctx *c, const struct options *o, char *err,
+static int resolve_routines(struct kernel_ctx *c, const struct measure_params *params, char *err,
 			    size_t errlen)
 {
-	size_t n = o->routines ? o->n_routines : c->version.n_routines;
+	size_t n = params->routines ? params->n_routines : c->version.n_routines;
 
 	c->chosen = calloc(n + 1, sizeof(*c->chosen));
 	c->names = calloc(n + 1, sizeof(*c->names));
@@ -130,13 +130,13 @@ static int resolve_routines(struct kernel_ctx *c, const struct options *o, char 
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (!o->routines)
+	if (!params->routines)
 		n = default_routines(c);
 	for (size_t i = 0; i < n; i++) {
-		int k = o->routines ? find_routine(c, o->routines[i]) : (int)c->chosen[i];
+		int k = params->routines ? find_routine(c, params->routines[i]) : (int)c->chosen[i];
 
 		if (k < 0) {
-			unknown_kernel_routine(c, o->routines[i], err, errlen);
+			unknown_kernel_routine(c, params->routines[i], err, errlen);
 			return -1;
 		}
 		c->chosen[i] = (uint32_t)k;
@@ -145,22 +145,22 @@ static int resolve_routines(struct kernel_ctx *c, const struct options *o, char 
 	return (int)n;
 }
 
-/* What the module can do with these options, asked before anything is measured. */
-static int check_options(const struct kernel_ctx *c, const struct options *o, char *err,
-			 size_t errlen)
+/* What the module can do with these parameters, asked before anything is measured. */
+static int check_params(const struct kernel_ctx *c, const struct measure_params *params, char *err,
+			size_t errlen)
 {
-	if (o->cache == CACHE_COLD) {
+	if (params->cache == CACHE_COLD) {
 		snprintf(err, errlen,
 			 "--cache cold: not available with --kernel (use flush, flush-timed or hot)");
 		return -1;
 	}
-	if (o->cache != CACHE_HOT && !(c->version.flags & COPYPERF_CAN_FLUSH)) {
+	if (params->cache != CACHE_HOT && !(c->version.flags & COPYPERF_CAN_FLUSH)) {
 		snprintf(err, errlen,
 			 "--cache %s: this architecture exports no cache flush to modules (use hot)",
-			 cache_mode_name(o->cache));
+			 cache_mode_name(params->cache));
 		return -1;
 	}
-	if (o->buffer > c->version.max_buffer) {
+	if (params->buffer > c->version.max_buffer) {
 		snprintf(err, errlen, "--buffer: at most %llu bytes with --kernel",
 			 (unsigned long long)c->version.max_buffer);
 		return -1;
@@ -169,11 +169,11 @@ static int check_options(const struct kernel_ctx *c, const struct options *o, ch
 }
 
 /* The command's pages for the user copies, in the layout the ABI header describes. */
-static int map_user_buffer(struct kernel_ctx *c, const struct options *o, size_t n_chosen,
-			   char *err, size_t errlen)
+static int map_user_buffer(struct kernel_ctx *c, const struct measure_params *params,
+			   size_t n_chosen, char *err, size_t errlen)
 {
 	size_t page = c->version.page_size;
-	size_t align = o->align_src > o->align_dst ? o->align_src : o->align_dst;
+	size_t align = params->align_src > params->align_dst ? params->align_src : params->align_dst;
 	bool needed = false;
 	void *p;
 
@@ -182,7 +182,7 @@ static int map_user_buffer(struct kernel_ctx *c, const struct options *o, size_t
 		needed |= c->module_routines[c->chosen[r]].direction != COPYPERF_KERNEL_TO_KERNEL;
 	if (!needed)
 		return 0;
-	c->user_len = (page + align + o->buffer + COPYPERF_CANARY + page - 1) / page * page;
+	c->user_len = (page + align + params->buffer + COPYPERF_CANARY + page - 1) / page * page;
 	p = mmap(NULL, c->user_len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (p == MAP_FAILED) {
@@ -247,12 +247,12 @@ static enum measure_status kernel_measure(struct backend *b, size_t r, const str
 
 	memset(&m, 0, sizeof(m));
 	m.routine = info->index;
-	m.cache = cache_modes[c->o->cache];
+	m.cache = cache_modes[c->params->cache];
 	m.chunk = chunk;
-	m.total = c->o->total;
-	m.buffer = c->o->buffer;
-	m.align_src = (uint32_t)c->o->align_src;
-	m.align_dst = (uint32_t)c->o->align_dst;
+	m.total = c->params->total;
+	m.buffer = c->params->buffer;
+	m.align_src = (uint32_t)c->params->align_src;
+	m.align_dst = (uint32_t)c->params->align_dst;
 	if (info->direction != COPYPERF_KERNEL_TO_KERNEL) {
 		m.user_addr = (uintptr_t)c->user_map;
 		m.user_len = c->user_len;
@@ -277,25 +277,26 @@ static enum measure_status kernel_measure(struct backend *b, size_t r, const str
 	return explain(&m, info->name, why, whylen);
 }
 
-int kernel_backend_open(struct backend *b, const struct options *o, char *err, size_t errlen)
+int kernel_backend_open(struct backend *b, const struct measure_params *params, char *err,
+			size_t errlen)
 {
 	struct kernel_ctx *c = backend_start(b, sizeof(*c), err, errlen);
 	int n;
 
 	if (!c)
 		return -1;
-	c->o = o;
+	c->params = params;
 	if (open_device(c, err, errlen) || read_routines(c, err, errlen))
 		return -1;
-	n = resolve_routines(c, o, err, errlen);
-	if (n < 0 || check_options(c, o, err, errlen) ||
-	    map_user_buffer(c, o, (size_t)n, err, errlen))
+	n = resolve_routines(c, params, err, errlen);
+	if (n < 0 || check_params(c, params, err, errlen) ||
+	    map_user_buffer(c, params, (size_t)n, err, errlen))
 		return -1;
 	b->space = "kernel";
 	b->n_routines = (size_t)n;
 	b->routine_names = c->names;
 	b->measure = kernel_measure;
-	if (o->counters) /* as the user backend says when it has none */
+	if (params->counters) /* as the user backend says when it has none */
 		fprintf(stderr, "copyperf: --counters: not counted inside the kernel; going on "
 				"without them\n");
 	return 0;

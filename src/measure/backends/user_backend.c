@@ -3,16 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "copyperf.h"
-#include "counters.h"
-#include "lane.h"
+#include "measure/engine/lane.h"
+#include "measure/hardware/counters.h"
+#include "measure/placement/thread_pool.h"
 #include "routine_names.h"
 #include "shared_routine.h"
-#include "thread_pool.h"
 #include "user_backend.h"
 #include "xalloc.h"
 
 struct user_ctx {
-	const struct options *o;
+	const struct measure_params *params;
 	const struct copyperf_routine **routines;
 	const char **names;
 	struct lane lane;          /* without -j: this thread's */
@@ -23,18 +23,18 @@ struct user_ctx {
 	bool *overlap_ok;          /* per routine */
 };
 
-int user_backend_check_routines(const struct options *o, char *err, size_t errlen)
+int user_backend_check_routines(const struct measure_params *params, char *err, size_t errlen)
 {
 	size_t total = copyperf_routine_count();
 
-	for (size_t i = 0; i < o->n_routines; i++) {
-		const struct copyperf_routine *r = copyperf_routine_find(o->routines[i]);
+	for (size_t i = 0; i < params->n_routines; i++) {
+		const struct copyperf_routine *r = copyperf_routine_find(params->routines[i]);
 		const char **names;
 
-		if (!r && shared_routine_spec(o->routines[i])) {
+		if (!r && shared_routine_spec(params->routines[i])) {
 			char why[400];
 
-			if (!shared_routine_load(o->routines[i], why, sizeof(why))) {
+			if (!shared_routine_load(params->routines[i], why, sizeof(why))) {
 				snprintf(err, errlen, "--routines: %s", why);
 				return -1;
 			}
@@ -49,33 +49,34 @@ int user_backend_check_routines(const struct options *o, char *err, size_t errle
 		names = xcalloc(total + 1, sizeof(*names), "--routines");
 		for (size_t k = 0; k < total; k++)
 			names[k] = copyperf_routine_at(k)->name;
-		unknown_routine_error(err, errlen, "routine", o->routines[i], names, total);
+		unknown_routine_error(err, errlen, "routine", params->routines[i], names, total);
 		free(names);
 		return -1;
 	}
 	return 0;
 }
 
-static int resolve_routines(struct user_ctx *c, const struct options *o, char *err, size_t errlen)
+static int resolve_routines(struct user_ctx *c, const struct measure_params *params, char *err,
+			    size_t errlen)
 {
 	size_t total = copyperf_routine_count(), n = 0;
 
-	if (user_backend_check_routines(o, err, errlen))
+	if (user_backend_check_routines(params, err, errlen))
 		return -1;
 
-	c->routines = calloc(total + o->n_routines + 1, sizeof(*c->routines));
-	c->names = calloc(total + o->n_routines + 1, sizeof(*c->names));
+	c->routines = calloc(total + params->n_routines + 1, sizeof(*c->routines));
+	c->names = calloc(total + params->n_routines + 1, sizeof(*c->names));
 	if (!c->routines || !c->names) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (!o->routines) {
+	if (!params->routines) {
 		for (size_t i = 0; i < total; i++)
 			if (copyperf_routine_available(copyperf_routine_at(i)))
 				c->routines[n++] = copyperf_routine_at(i);
 	}
-	for (size_t i = 0; i < o->n_routines; i++)
-		c->routines[n++] = copyperf_routine_find(o->routines[i]);
+	for (size_t i = 0; i < params->n_routines; i++)
+		c->routines[n++] = copyperf_routine_find(params->routines[i]);
 	for (size_t i = 0; i < n; i++)
 		c->names[i] = c->routines[i]->name;
 	return (int)n;
@@ -128,37 +129,38 @@ static void open_counters(struct backend *b, struct user_ctx *c)
 static int open_lanes(struct backend *b, struct user_ctx *c, const struct thread_plan *tp,
 		      const struct workloads *ws, char *err, size_t errlen)
 {
-	const struct options *o = c->o;
+	const struct measure_params *params = c->params;
 	size_t lanes = tp->most ? tp->most : 1;
 	/* each lane maps two buffers, or a replay's arena and what it must hold, one at a time */
-	size_t largest = o->distributions ? workloads_largest_arena(ws) : lane_map_length(o);
+	size_t largest = params->distributions ? workloads_largest_arena(ws) : lane_map_length(params);
 
-	if (pages_check(o->pages, largest, 2 * lanes, err, errlen))
+	if (pages_check(params->pages, largest, 2 * lanes, err, errlen))
 		return -1;
 	if (!tp->most)
-		return lane_open(&c->lane, o, err, errlen);
+		return lane_open(&c->lane, params, err, errlen);
 	c->thread_seconds = calloc(tp->most, sizeof(*c->thread_seconds));
 	if (!c->thread_seconds) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	b->thread_seconds = c->thread_seconds;
-	if (thread_pool_start(&c->pool, o, tp->cpus, tp->most, err, errlen))
+	if (thread_pool_start(&c->pool, params, tp->cpus, tp->most, err, errlen))
 		return -1;
 	b->starts_apart = &c->pool.apart;
 	return 0;
 }
 
-int user_backend_open(struct backend *b, const struct options *o, const struct thread_plan *tp,
-		      const struct workloads *ws, char *err, size_t errlen)
+int user_backend_open(struct backend *b, const struct measure_params *params,
+		      const struct thread_plan *tp, const struct workloads *ws, char *err,
+		      size_t errlen)
 {
 	struct user_ctx *c = backend_start(b, sizeof(*c), err, errlen);
 	int n;
 
 	if (!c)
 		return -1;
-	c->o = o;
-	n = resolve_routines(c, o, err, errlen);
+	c->params = params;
+	n = resolve_routines(c, params, err, errlen);
 	if (n < 0 || open_lanes(b, c, tp, ws, err, errlen))
 		return -1;
 	c->overlap_ok = calloc((size_t)n + 1, sizeof(*c->overlap_ok));
@@ -173,7 +175,7 @@ int user_backend_open(struct backend *b, const struct options *o, const struct t
 	b->routine_names = c->names;
 	b->overlap_ok = c->overlap_ok;
 	b->measure = user_measure;
-	if (o->counters)
+	if (params->counters)
 		open_counters(b, c);
 	return 0;
 }

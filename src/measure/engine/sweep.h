@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The sweep engine: every (routine, chunk) point measured options.repeat
+ * The sweep engine: every (routine, chunk) point measured params.repeat
  * times, in an interleaved order so that drift on a noisy machine hits every
  * routine alike.  Where and how one measurement runs is a backend's business.
  */
@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "call_list.h"
-#include "counters.h"
-#include "options.h"
+#include "measure/call_mixes/call_list.h"
+#include "measure/hardware/counters.h"
+#include "params.h"
 #include "stats/stats.h"
 
 enum measure_status {
@@ -37,7 +37,7 @@ struct backend {
 	size_t n_routines;
 	const char *const *routine_names;
 	const bool *overlap_ok; /* per routine: correct for overlapping buffers (memmove) */
-	/* Copies o->total bytes of w with routine r, timed, then verifies. */
+	/* Copies the parameters' total bytes of w with routine r, timed, then verifies. */
 	enum measure_status (*measure)(struct backend *b, size_t r, const struct workload *w,
 				       double *seconds, char *why, size_t whylen);
 	void *ctx;
@@ -98,8 +98,8 @@ bool sweep_runs(const struct backend *b, size_t r, const struct workload *w);
  * between measurements), or SWEEP_INTERRUPTED, with how far it got in why,
  * when SIGINT or SIGTERM was caught (interrupt.h).
  */
-int sweep_run(const struct options *o, struct backend *b, const struct workload *w, size_t nw,
-	      progress_fn progress, void *arg, struct point_result **out, size_t *n_out,
+int sweep_run(const struct measure_params *params, struct backend *b, const struct workload *w,
+	      size_t nw, progress_fn progress, void *arg, struct point_result **out, size_t *n_out,
 	      char *why, size_t whylen);
 
 void sweep_free(struct point_result *results, size_t n);

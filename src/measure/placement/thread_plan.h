@@ -4,7 +4,7 @@
 #define COPYPERF_THREAD_PLAN_H
 
 #include <stddef.h>
-#include "options.h"
+#include "measure/engine/params.h"
 
 struct thread_plan {
 	int *cpus;         /* every CPU the process may use, in cpu_order's order */
@@ -21,8 +21,12 @@ struct thread_plan {
 long thread_counts_resolve(const unsigned *asked, size_t n, size_t n_cpus, unsigned *out,
 			   unsigned *bad);
 
-/* Makes o's plan.  0, or -1 with a one-line reason naming -j (a usage error). */
-int thread_plan_make(struct thread_plan *tp, const struct options *o, char *err, size_t errlen);
+/*
+ * Makes the plan for params' thread counts.  0, or -1 with a one-line reason
+ * naming -j (a usage error).
+ */
+int thread_plan_make(struct thread_plan *tp, const struct measure_params *params, char *err,
+		     size_t errlen);
 void thread_plan_free(struct thread_plan *tp);
 
 #endif

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pages.h"
-#include "pattern.h"
 #include "interrupt.h"
+#include "measure/placement/pages.h"
+#include "pattern.h"
 #include "replay.h"
 #include "timing.h"
 
@@ -35,16 +35,16 @@ static void fill(struct replay *rp)
 	rp->arena_passes = rp->expect_passes = 0;
 }
 
-int replay_open(struct replay *rp, const struct call_list *l, const struct options *o,
+int replay_open(struct replay *rp, const struct call_list *l, const struct measure_params *params,
 		struct page_usage *u, char *err, size_t errlen)
 {
 	memset(rp, 0, sizeof(*rp));
 	rp->l = l;
-	rp->pages = o->pages;
+	rp->pages = params->pages;
 	/* the arena's pages are the ones measured; expect is only compared with them */
-	if (!(rp->arena = pages_map(l->arena, o, 0, u, "--distribution", err, errlen)))
+	if (!(rp->arena = pages_map(l->arena, params, 0, u, "--distribution", err, errlen)))
 		return replay_close(rp), -1;
-	rp->expect = pages_map(l->arena, o, 0, NULL, "--distribution", err, errlen);
+	rp->expect = pages_map(l->arena, params, 0, NULL, "--distribution", err, errlen);
 	rp->before = malloc(l->largest + 2 * GUARD);
 	rp->source = malloc(l->largest + 2 * GUARD);
 	if (!rp->expect || !rp->before || !rp->source) {

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "copyperf.h"
-#include "call_list.h"
-#include "pages.h"
+#include "measure/call_mixes/call_list.h"
+#include "measure/placement/pages.h"
 #include "sweep.h"
 
 struct replay {
@@ -23,11 +23,11 @@ struct replay {
 };
 
 /*
- * Maps and fills the arena for l, on o's pages (what the kernel gave them
- * added to *u).  Returns 0, or -1 with a one-line reason.
+ * Maps and fills the arena for l, on the pages params asks for (what the
+ * kernel gave them added to *u).  Returns 0, or -1 with a one-line reason.
  */
-int replay_open(struct replay *rp, const struct call_list *l, const struct options *o,
-		struct page_usage *u, char *err, size_t errlen);
+int replay_open(struct replay *rp, const struct call_list *l,
+		const struct measure_params *params, struct page_usage *u, char *err, size_t errlen);
 void replay_close(struct replay *rp);
 
 /*

@@ -6,10 +6,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "measure/hardware/sys_file.h"
 #include "numa.h"
 #include "pages.h"
 #include "sizes.h"
-#include "sys_file.h"
 
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT 26
@@ -174,18 +174,18 @@ static void *map_for(size_t len, enum page_mode mode, const char *what, char *er
 	return p;
 }
 
-void *pages_map(size_t len, const struct options *o, int fill, struct page_usage *u, const char *what,
-		char *err, size_t errlen)
+void *pages_map(size_t len, const struct measure_params *params, int fill, struct page_usage *u,
+		const char *what, char *err, size_t errlen)
 {
 	struct page_usage one;
 	void *p;
 
-	len = pages_length(len, o->pages);
-	p = map_for(len, o->pages, what, err, errlen);
+	len = pages_length(len, params->pages);
+	p = map_for(len, params->pages, what, err, errlen);
 	if (p == MAP_FAILED)
 		return NULL;
-	if (numa_place(p, len, o, err, errlen)) {
-		unmap_for(p, len, o->pages);
+	if (numa_place(p, len, params, err, errlen)) {
+		unmap_for(p, len, params->pages);
 		return NULL;
 	}
 	memset(p, fill, len); /* every page present: no page fault is ever timed */

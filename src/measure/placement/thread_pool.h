@@ -11,7 +11,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include "lane.h"
+#include "measure/engine/lane.h"
 #include "pages.h"
 #include "pinned_pool.h"
 
@@ -24,7 +24,7 @@ struct worker;
 
 struct thread_pool {
 	struct pinned_pool pool; /* the threads: pinned, each opening its lane first */
-	const struct options *o;
+	const struct measure_params *params;
 	struct worker *workers;
 	pthread_barrier_t start, timed; /* the workers alone: the caller sleeps through a measurement */
 	/* the job every worker reads at a release */
@@ -37,12 +37,12 @@ struct thread_pool {
 };
 
 /*
- * Starts n workers on cpus[0..n-1] and lets each open its lane for o.
- * Returns 0, or -1 with a one-line reason (a usage error: what o asks cannot
- * be had) in err; thread_pool_stop must follow either way.
+ * Starts n workers on cpus[0..n-1] and lets each open its lane for params.
+ * Returns 0, or -1 with a one-line reason (a usage error: what params asks
+ * cannot be had) in err; thread_pool_stop must follow either way.
  */
-int thread_pool_start(struct thread_pool *p, const struct options *o, const int *cpus,
-		      unsigned n, char *err, size_t errlen);
+int thread_pool_start(struct thread_pool *p, const struct measure_params *params,
+		      const int *cpus, unsigned n, char *err, size_t errlen);
 void thread_pool_stop(struct thread_pool *p);
 
 /*

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../../lib/cache_info.h"
+#include "../../../lib/cache_info.h"
 
 /* Non-zero where cache_flush() works on this architecture and CPU. */
 int cache_flush_supported(void);

@@ -2,8 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cache.h"
-#include "llc_probe.h"
+#include "distribution_files.h"
+#include "measure/hardware/cache.h"
+#include "measure/hardware/llc_probe.h"
 #include "sizes.h"
 #include "workloads.h"
 
@@ -65,17 +66,17 @@ uint64_t working_set_bytes(const char *word, char *err, size_t errlen)
 	return v;
 }
 
-static int add_working_sets(struct workloads *ws, const struct options *o, char *err,
+static int add_working_sets(struct workloads *ws, const struct measure_params *params, char *err,
 			    size_t errlen)
 {
-	ws->ws_names = o->working_sets;
-	ws->ws_bytes = calloc(o->n_working_sets + 1, sizeof(*ws->ws_bytes));
+	ws->ws_names = params->working_sets;
+	ws->ws_bytes = calloc(params->n_working_sets + 1, sizeof(*ws->ws_bytes));
 	if (!ws->ws_bytes) {
 		snprintf(err, errlen, "--working-set: out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < o->n_working_sets; i++) {
-		if ((ws->ws_bytes[i] = working_set_bytes(o->working_sets[i], err, errlen)) == 0)
+	for (size_t i = 0; i < params->n_working_sets; i++) {
+		if ((ws->ws_bytes[i] = working_set_bytes(params->working_sets[i], err, errlen)) == 0)
 			return -1;
 		/*
 		 * a point is known by its bytes and layout: two names for both would make
@@ -83,24 +84,24 @@ static int add_working_sets(struct workloads *ws, const struct options *o, char 
 		 */
 		for (size_t k = 0; k < i; k++)
 			if (ws->ws_bytes[k] == ws->ws_bytes[i] &&
-			    working_set_is_stream(o->working_sets[k]) ==
-				    working_set_is_stream(o->working_sets[i])) {
+			    working_set_is_stream(params->working_sets[k]) ==
+				    working_set_is_stream(params->working_sets[i])) {
 				snprintf(err, errlen, "--working-set: '%s' and '%s' are both %llu bytes here",
-					 o->working_sets[k], o->working_sets[i],
+					 params->working_sets[k], params->working_sets[i],
 					 (unsigned long long)ws->ws_bytes[i]);
 				return -1;
 			}
 	}
-	ws->n_ws = o->n_working_sets;
+	ws->n_ws = params->n_working_sets;
 	return 0;
 }
 
-static int build_replays(struct workloads *ws, const struct options *o, char *err,
+static int build_replays(struct workloads *ws, const struct measure_params *params, char *err,
 			 size_t errlen)
 {
-	if (distribution_load(o->distributions, o->n_distributions, &ws->dists, &ws->n_dists, err,
-			      errlen) ||
-	    add_working_sets(ws, o, err, errlen))
+	if (distribution_load(params->distributions, params->n_distributions, &ws->dists,
+			      &ws->n_dists, err, errlen) ||
+	    add_working_sets(ws, params, err, errlen))
 		return -1;
 	ws->w = calloc(ws->n_dists * ws->n_ws + 1, sizeof(*ws->w));
 	ws->lists = calloc(ws->n_dists * ws->n_ws + 1, sizeof(*ws->lists));
@@ -114,7 +115,7 @@ static int build_replays(struct workloads *ws, const struct options *o, char *er
 			uint64_t bytes = ws->ws_bytes[k];
 
 			if (working_set_calls(&ws->lists[ws->n], &ws->dists[d], ws->ws_names[k], bytes,
-					      o->seed, err, errlen))
+					      params->seed, err, errlen))
 				return -1;
 			w->calls = &ws->lists[ws->n++];
 			w->distribution = ws->dists[d].name;
@@ -124,22 +125,23 @@ static int build_replays(struct workloads *ws, const struct options *o, char *er
 	return 0;
 }
 
-int workloads_build(struct workloads *ws, const struct options *o, char *err, size_t errlen)
+int workloads_build(struct workloads *ws, const struct measure_params *params, char *err,
+		    size_t errlen)
 {
 	memset(ws, 0, sizeof(*ws));
-	if (o->distributions) {
-		int status = build_replays(ws, o, err, errlen);
+	if (params->distributions) {
+		int status = build_replays(ws, params, err, errlen);
 
 		ws->n_lists = ws->n;
 		return status;
 	}
-	ws->w = calloc(o->n_sizes + 1, sizeof(*ws->w));
+	ws->w = calloc(params->n_sizes + 1, sizeof(*ws->w));
 	if (!ws->w) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (; ws->n < o->n_sizes; ws->n++)
-		ws->w[ws->n].chunk = o->sizes[ws->n];
+	for (; ws->n < params->n_sizes; ws->n++)
+		ws->w[ws->n].chunk = params->sizes[ws->n];
 	return 0;
 }
 

@@ -10,16 +10,16 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "cache.h"
 #include "copyperf.h"
-#include "counters.h"
-#include "options.h"
-#include "pages.h"
+#include "measure/hardware/cache.h"
+#include "measure/hardware/counters.h"
+#include "measure/placement/pages.h"
+#include "params.h"
 #include "replay.h"
 #include "sweep.h"
 
 struct lane {
-	const struct options *o;
+	const struct measure_params *params;
 	unsigned char *src_map, *dst_map; /* whole mappings */
 	size_t map_len;
 	unsigned char *src, *dst; /* page base + --align offset */
@@ -55,11 +55,11 @@ static inline double lane_seconds(const struct lane_time *t)
 }
 
 /* Maps and fills the chunk sweep's buffers (none for a replay).  0, or -1 with a usage error. */
-int lane_open(struct lane *l, const struct options *o, char *err, size_t errlen);
+int lane_open(struct lane *l, const struct measure_params *params, char *err, size_t errlen);
 void lane_close(struct lane *l);
 
 /* The bytes of the two mappings lane_open makes (for pages_check). */
-size_t lane_map_length(const struct options *o);
+size_t lane_map_length(const struct measure_params *params);
 
 /* Untimed: the destination reset, caches flushed as the mode asks; a replay's arena opened. */
 enum measure_status lane_prepare(struct lane *l, const struct workload *w, char *why,

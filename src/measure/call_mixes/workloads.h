@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include "call_list.h"
 #include "distribution.h"
-#include "options.h"
-#include "sweep.h"
+#include "measure/engine/params.h"
+#include "measure/engine/sweep.h"
 
 struct workloads {
 	struct workload *w;
@@ -20,7 +20,7 @@ struct workloads {
 	size_t n_dists;
 	struct call_list *lists;    /* a replay's, one per workload before workloads_by_threads */
 	size_t n_lists;
-	char **ws_names;            /* a replay's working sets as given, one per -w word */
+	char *const *ws_names;      /* a replay's working sets as given, one per -w word */
 	uint64_t *ws_bytes;         /* and what they came to on this machine */
 	size_t n_ws;
 };
@@ -47,8 +47,9 @@ bool working_set_is_stream(const char *word);
 int working_set_calls(struct call_list *l, const struct distribution *d, const char *word,
 		      uint64_t bytes, uint64_t seed, char *err, size_t errlen);
 
-/* Builds the workloads o asks for.  Returns 0, or -1 with a one-line reason (bad input). */
-int workloads_build(struct workloads *ws, const struct options *o, char *err, size_t errlen);
+/* Builds the workloads params asks for.  0, or -1 with a one-line reason (bad input). */
+int workloads_build(struct workloads *ws, const struct measure_params *params, char *err,
+		    size_t errlen);
 /* The bytes of the largest replay arena (0 for a chunk sweep). */
 size_t workloads_largest_arena(const struct workloads *ws);
 

@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "measure/engine/params.h"
 #include "numa.h"
-#include "options.h"
 
 /* What the kernel gave a run's buffers, summed over their mappings. */
 struct page_usage {
@@ -21,7 +21,7 @@ struct page_usage {
 	uint64_t node_bytes[MAX_NUMA_NODES]; /* on each NUMA node (numa_where); all 0: unknown */
 };
 
-/* The bytes a mapping of len takes on o's pages: explicit huge pages are whole. */
+/* The bytes a mapping of len takes on mode's pages: explicit huge pages are whole. */
 size_t pages_length(size_t len, enum page_mode mode);
 
 /*
@@ -31,9 +31,8 @@ size_t pages_length(size_t len, enum page_mode mode);
  * option in err, when it cannot: `what`, the option the memory is for, when
  * the memory itself is what is missing.
  */
-void *pages_map(size_t len, const struct options *o, int fill, struct page_usage *u, const char *what,
-		char *err,
-		size_t errlen);
+void *pages_map(size_t len, const struct measure_params *params, int fill, struct page_usage *u,
+		const char *what, char *err, size_t errlen);
 void pages_unmap(void *p, size_t len, enum page_mode mode);
 
 /*

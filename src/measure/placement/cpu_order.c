@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cpu_order.h"
-#include "sys_file.h"
+#include "measure/hardware/sys_file.h"
 
 static bool same_core(const struct cpu_place *a, const struct cpu_place *b)
 {

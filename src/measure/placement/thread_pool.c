@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "interrupt.h"
+#include "measure/engine/timing.h"
 #include "thread_pool.h"
-#include "timing.h"
 #include "xalloc.h"
 
 struct worker {
@@ -54,7 +54,7 @@ static int open_lane(void *ctx, unsigned i, char *why, size_t whylen)
 {
 	struct thread_pool *p = ctx;
 
-	return lane_open(&p->workers[i].lane, p->o, why, whylen);
+	return lane_open(&p->workers[i].lane, p->params, why, whylen);
 }
 
 static void close_lane(void *ctx, unsigned i)
@@ -66,11 +66,11 @@ static void close_lane(void *ctx, unsigned i)
 
 static const struct pinned_pool_ops lane_ops = { open_lane, work, close_lane };
 
-int thread_pool_start(struct thread_pool *p, const struct options *o, const int *cpus,
+int thread_pool_start(struct thread_pool *p, const struct measure_params *params, const int *cpus,
 		      unsigned n, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
-	p->o = o;
+	p->params = params;
 	p->workers = xcalloc(n, sizeof(*p->workers), "the threads");
 	p->apart_floor = THREAD_POOL_APART_CLOCKS * clock_cost_ns();
 	pthread_barrier_init(&p->start, NULL, n);

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cache.h"
 #include "interrupt.h"
 #include "lane.h"
+#include "measure/hardware/cache.h"
 #include "pattern.h"
 #include "sizes.h"
 #include "timing.h"
@@ -17,41 +17,42 @@
 #define PATTERN_BIAS 0x10000
 
 /* A spare page in front of each buffer, so canaries before an offset-0 buffer exist. */
-size_t lane_map_length(const struct options *o)
+size_t lane_map_length(const struct measure_params *params)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
-	return round_up(page + o->align_src + o->align_dst + (size_t)o->buffer + CANARY, page);
+	return round_up(page + params->align_src + params->align_dst + (size_t)params->buffer + CANARY,
+			page);
 }
 
-int lane_open(struct lane *l, const struct options *o, char *err, size_t errlen)
+int lane_open(struct lane *l, const struct measure_params *params, char *err, size_t errlen)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), ref_len;
 
 	memset(l, 0, sizeof(*l));
-	l->o = o;
-	if (o->distributions)
+	l->params = params;
+	if (params->distributions)
 		return 0;
-	l->region = (size_t)o->buffer;
-	l->map_len = lane_map_length(o);
-	l->src_map = pages_map(l->map_len, o, 0x5a, &l->pages, "--buffer", err, errlen);
-	l->dst_map = l->src_map ? pages_map(l->map_len, o, 0x5a, &l->pages, "--buffer", err, errlen)
+	l->region = (size_t)params->buffer;
+	l->map_len = lane_map_length(params);
+	l->src_map = pages_map(l->map_len, params, 0x5a, &l->pages, "--buffer", err, errlen);
+	l->dst_map = l->src_map ? pages_map(l->map_len, params, 0x5a, &l->pages, "--buffer", err, errlen)
 				: NULL;
 	if (!l->src_map || !l->dst_map)
 		return -1;
-	l->src = l->src_map + page + o->align_src;
-	l->dst = l->dst_map + page + o->align_dst;
+	l->src = l->src_map + page + params->align_src;
+	l->dst = l->dst_map + page + params->align_dst;
 	/* Needed only where a walk wraps, so only as long as what one measurement copies. */
-	ref_len = (size_t)(o->total < o->buffer ? o->total : o->buffer);
+	ref_len = (size_t)(params->total < params->buffer ? params->total : params->buffer);
 	l->ref_start = SIZE_MAX;
 	if (!(l->ref = malloc(ref_len))) {
 		snprintf(err, errlen, "--buffer: no memory for the %zu bytes the passes are checked against",
 			 ref_len);
 		return -1;
 	}
-	pattern_fill(l->src_map, l->map_len, PATTERN_BIAS - (page + o->align_src), 0);
-	pattern_fill(l->dst_map, l->map_len, PATTERN_BIAS - (page + o->align_dst), 1);
-	if (o->cache == CACHE_COLD && !cache_flush_supported() && cache_evictor_open(&l->evict)) {
+	pattern_fill(l->src_map, l->map_len, PATTERN_BIAS - (page + params->align_src), 0);
+	pattern_fill(l->dst_map, l->map_len, PATTERN_BIAS - (page + params->align_dst), 1);
+	if (params->cache == CACHE_COLD && !cache_flush_supported() && cache_evictor_open(&l->evict)) {
 		snprintf(err, errlen,
 			 "--cache cold: cannot map %llu bytes to push the buffers out of the cache "
 			 "(no cache flush on this architecture): %s",
@@ -63,8 +64,8 @@ int lane_open(struct lane *l, const struct options *o, char *err, size_t errlen)
 
 void lane_close(struct lane *l)
 {
-	pages_unmap(l->src_map, l->map_len, l->o ? l->o->pages : PAGES_DEFAULT);
-	pages_unmap(l->dst_map, l->map_len, l->o ? l->o->pages : PAGES_DEFAULT);
+	pages_unmap(l->src_map, l->map_len, l->params ? l->params->pages : PAGES_DEFAULT);
+	pages_unmap(l->dst_map, l->map_len, l->params ? l->params->pages : PAGES_DEFAULT);
 	cache_evictor_close(&l->evict);
 	free(l->ref);
 	if (l->replay.l)
@@ -81,7 +82,7 @@ static void flush_buffers(const struct lane *l, size_t start, size_t len)
 enum measure_status lane_prepare(struct lane *l, const struct workload *w, char *why,
 				 size_t whylen)
 {
-	const struct options *o = l->o;
+	const struct measure_params *params = l->params;
 	uint64_t chunk = w->chunk;
 
 	if (w->calls) {
@@ -89,13 +90,13 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 			return MEASURE_OK;
 		if (l->replay.l) /* the next workload: one arena at a time */
 			replay_close(&l->replay);
-		return replay_open(&l->replay, w->calls, o, &l->pages, why, whylen) ? MEASURE_NO_MEMORY
+		return replay_open(&l->replay, w->calls, params, &l->pages, why, whylen) ? MEASURE_NO_MEMORY
 											: MEASURE_OK;
 	}
-	l->count = o->total / chunk;
+	l->count = params->total / chunk;
 	l->walk = l->region / chunk * chunk;
 	l->start = 0;
-	if (o->cache == CACHE_COLD) {
+	if (params->cache == CACHE_COLD) {
 		/* Start where the last measurement stopped: memory untouched for a region. */
 		if (l->count * chunk < l->walk)
 			l->walk = l->count * chunk;
@@ -113,12 +114,12 @@ enum measure_status lane_prepare(struct lane *l, const struct workload *w, char 
 		l->ref_start = l->start;
 		l->ref_len = l->walk;
 	}
-	l->checked_in_walk = pattern_pass_checked_in_walk(o->cache == CACHE_HOT, l->walk);
+	l->checked_in_walk = pattern_pass_checked_in_walk(params->cache == CACHE_HOT, l->walk);
 	pattern_fill(l->dst + l->start - CANARY, l->touched + 2 * CANARY,
 		     PATTERN_BIAS + l->start - CANARY, 1);
-	if (o->cache != CACHE_HOT && cache_flush_supported())
+	if (params->cache != CACHE_HOT && cache_flush_supported())
 		flush_buffers(l, l->start, l->walk);
-	else if (o->cache == CACHE_COLD) /* the destination just written, out again */
+	else if (params->cache == CACHE_COLD) /* the destination just written, out again */
 		cache_evict(&l->evict);
 	return MEASURE_OK;
 }
@@ -132,7 +133,7 @@ static __attribute__((noinline)) bool at_wrap(struct lane *l, struct counters *c
 					      struct lane_time *t)
 {
 	unsigned char *dst = l->dst + l->start;
-	enum cache_mode mode = l->o->cache;
+	enum cache_mode mode = l->params->cache;
 
 	if (l->checked_in_walk) {
 		uint64_t p0 = now_ns();
@@ -174,7 +175,7 @@ static TIMED_LOOP bool timed_walk(struct lane *l, copyperf_copy_fn fn, size_t ch
 {
 	unsigned char *dst = l->dst + l->start;
 	const unsigned char *src = l->src + l->start;
-	bool wrap_work = l->checked_in_walk || l->o->cache == CACHE_FLUSH_TIMED;
+	bool wrap_work = l->checked_in_walk || l->params->cache == CACHE_FLUSH_TIMED;
 	uint64_t count = l->count;
 	size_t pos = 0, walk = l->walk;
 
@@ -237,7 +238,7 @@ bool lane_timed(struct lane *l, copyperf_copy_fn fn, const struct workload *w,
 		return timed_walk(l, fn, w->chunk, counters, t);
 	t->paused = 0;
 	t->t0 = now_ns();
-	whole = replay_timed(&l->replay, fn, call_list_passes(w->calls, l->o->total));
+	whole = replay_timed(&l->replay, fn, call_list_passes(w->calls, l->params->total));
 	t->t1 = now_ns();
 	return whole;
 }
