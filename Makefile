@@ -91,30 +91,6 @@ $(BUILD)/src/%.o: ALL_CFLAGS += -Isrc -pthread
 $(BUILD)/src/measure/placement/numa.o $(BUILD)/src/measure/backends/shared_routine.o: \
 	ALL_CFLAGS += $(if $(STATIC),-DCOPYPERF_NO_DLOPEN)
 
-# The AVX-512 copy above 128 bytes in EVEX-only registers (xmm16-31) and without
-# vzeroupper, where the compiler can be told so (gcc; clang cannot, and keeps vzeroupper),
-# as its entries in assembly are: vzeroupper costs a cycle a call, and registers 16-31
-# leave the caller's SSE code no dirty upper state to trip on.
-EVEX_ONLY := $(foreach i,0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15,-ffixed-xmm$(i)) -mno-vzeroupper
-EVEX_ONLY := $(shell $(CC) $(EVEX_ONLY) -E -x c /dev/null >/dev/null 2>&1 && echo '$(EVEX_ONLY)')
-X86_AVX512_OBJ := $(BUILD)/lib/x86_64/copy_avx512.o
-$(X86_AVX512_OBJ): ALL_CFLAGS += $(EVEX_ONLY)
-
-# Branch targets that only a jump reaches on a 32-byte boundary in the vector copies: on
-# Zen 4 the sweep's 64 and 128 B copies, one taken branch from the entry, ran 11% faster
-# with theirs aligned and nothing else moved (BENCHMARKS.md, twelfth session). gcc's flag,
-# else clang's.
-# $(call cc_flag,FLAGS): FLAGS where $(CC) compiles with them and no warning, else nothing.
-cc_flag = $(shell $(CC) -Werror $(1) -c -x c /dev/null -o /dev/null 2>/dev/null && echo '$(1)')
-ALIGN_JUMPS := $(or $(call cc_flag,-falign-jumps=32),$(call cc_flag,-mllvm -align-all-nofallthru-blocks=5))
-$(X86_AVX512_OBJ) $(addprefix $(BUILD)/lib/x86_64/,copy_avx2.o copy_sse2.o): ALL_CFLAGS += $(ALIGN_JUMPS)
-# And those jump targets aligned however rarely gcc guesses them taken: its default threshold
-# (a hundredth of the entry's count) can leave the 129-512 B path off its line as other code
-# moves. Padding only after a jump or a ret: no instruction more on any path. gcc's
-# parameter; clang has none such and rejects it.
-ALIGN_RARE := $(call cc_flag,--param=align-threshold=1000)
-$(X86_AVX512_OBJ): ALL_CFLAGS += $(ALIGN_RARE)
-
 $(LIB_A): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^

@@ -1,5 +1,5 @@
-# The whole tree builds warning-free with gcc and clang, and the command's tests pass
-# under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The whole tree builds warning-free with gcc and clang, the ladders' layout holds in both
+# builds, and the command's tests pass under AddressSanitizer and UndefinedBehaviorSanitizer.
 TEST_SUITES   += test-warnings test-sanitize-cli
 TEST_PACKAGES += clang libclang-rt-14-dev
 
@@ -17,6 +17,7 @@ test-warnings:
 		$(MAKE) --no-print-directory -s CC=$$cc BUILD=build/werror-$$cc EXTRA_CFLAGS=-Werror all \
 			$$(echo $(UNIT_BIN) $(COPYPERF_BROKEN) $(COPYBENCH) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(RECORD_COST) $(WALK_GRID) | \
 				sed "s|$(BUILD)/|build/werror-$$cc/|g") || exit 1; \
+		$(if $(LIB_LAYOUT),tests/lib/layout.sh build/werror-$$cc/$(LIB_SO_FILE) || exit 1;) \
 	done
 
 test-sanitize-cli: $(SHARED_ROUTINES)

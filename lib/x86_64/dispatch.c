@@ -35,6 +35,7 @@ static const struct variant variants[] = {
 /* Empty windows until the constructor has run. */
 struct x86_tuning copyperf_x86_tuning = { .nt_threshold = (size_t)-1, .nt_streams = 1,
 					  .loop_vec = 32 };
+size_t copyperf_x86_blocks_max = 512;
 
 static struct x86_tuning_report report;
 static const struct variant *chosen; /* written by the first resolver */
@@ -166,6 +167,7 @@ __attribute__((constructor)) static void tune_at_load(void)
 
 	copyperf_x86_tuning_compute(copyperf_x86_features(), &report);
 	copyperf_x86_tuning = report.t;
+	copyperf_x86_blocks_max = report.t.loop_vec == 32 ? 512 : 1024;
 	if (!chosen)
 		choose_early();
 	if (chosen_why)

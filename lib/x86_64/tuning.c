@@ -15,49 +15,35 @@
 #include "x86_copy.h"
 
 /*
- * The rules the defaults follow; BENCHMARKS.md has the measurements behind them.
+ * The rules the defaults follow; BENCHMARKS.md has the measurements behind
+ * them, per processor.
  * - Non-temporal stores once a copy's source and destination together
  *   outgrow the share of the last-level cache this process can use (the
  *   CPUs it may run on, each its part of the LLC): below that the copy's
- *   data could have stayed in the cache, and a program that copies it again,
- *   or reads what it copied, would find it there; streaming it to memory
- *   loses that (the warm table), where above it the non-temporal stores
- *   keep the rest of the cache and save reading destination lines.
- * - 'rep movsb' from one page up to there: below a page the vector loop won
- *   in every case measured; from a page up 'rep movsb' wins when the data
- *   comes from L2, L3 or memory (it skips reading destination lines it
- *   overwrites whole), and only ties when it is in L1 (Zen 5).
- * - On AMD family 0x19 (Zen 4 measured) from 64 KiB, and only up to the L2
- *   size: below, the vector loop beats 'rep movsb' on L1 data, by far where
- *   source and destination lie at different offsets in their lines, and ties
- *   or wins on L2 data; from the L2 size up, with every CPU copying from the
- *   LLC, the vector loop beat 'rep movsb' (threads table), and alone the two
- *   tie. But where both lie at the same offset in their lines 'rep movsb'
- *   writes whole lines without reading them first, and from memory it beats
- *   the loop from a page up (sweep-cold, sweep-flush), where on L1 data it
- *   ties the C library's, which takes it there: from a page up for those.
- * - Each CPU's part counts at most LLC_PER_CPU_MAX: a guest is told its
- *   host's whole L3 as if its own CPUs alone shared it, while the processors
- *   built have at most a few tens of MiB per core; without the cap no copy
- *   such a guest makes would ever stream.
- * - A 'rep movsb' of 16 KiB to about 18000 bytes starts 1.4% slower on Zen 5
- *   (L1 data) than one of 16320: there the first line goes by vectors. On the
- *   Intel Xeon the same cost the sweep's 16 KiB row 1% (0.991x against 1.001x).
- * - The non-temporal loop copies 4 pages side by side on Intel, where that
- *   ran 14.5 GB/s against 8-9 GB/s for one stream prefetched a page ahead
- *   (alone, 32-256 MiB); one stream on AMD before family 0x1a, where that
- *   prefetch was measured to gain 5-10% (Zen 4); two streams, one per half
- *   of the copy, from family 0x1a (Zen 5), where they gained a median 5-9% on
- *   one stream at 32-256 MiB alone and 2-3% with both CPUs copying, and 2 or
- *   4 pages side by side lost 12-22% to one stream.
- * - The AVX-512 variant's loop (past 16 vectors, outside the windows above)
- *   moves 32-byte vectors on AMD family 0x19 (Zen 4, whose 512-bit operations
- *   go through 256-bit units), 64-byte ones elsewhere. On Zen 4 32 bytes did
- *   300 B 1.16x glibc against 1.02x and 742 B 1.18x against 1.02x; with data
- *   in L1, 64 bytes a load copied 2113 B 1.55x against 1.45x on the Intel Xeon
- *   and 1.71x against 1.27x on Zen 5 (3000 B: 1.33x against 1.17x, 1.62x
- *   against 1.17x), at the cost of 1-2 KiB from L2 (Intel 2-3%; Zen 5 1.17x
- *   against 1.33x at 1 KiB, still well ahead).
+ *   data could have stayed in the cache for a program that copies it again
+ *   or reads what it copied (the warm table); above it the non-temporal
+ *   stores keep the rest of the cache and save reading destination lines.
+ * - 'rep movsb' from one page up to there: below a page the vector loop
+ *   wins; above, 'rep movsb' wins on data from L2, L3 or memory (it skips
+ *   reading destination lines it overwrites whole) and ties on data in L1.
+ * - On AMD family 0x19 'rep movsb' only from 64 KiB up to the L2 size: below
+ *   it the vector loop wins on L1 data where source and destination lie at
+ *   different offsets in their lines, and above it the loop wins with every
+ *   CPU copying from the LLC. Where both lie at the same offset in their
+ *   lines 'rep movsb' writes whole lines without reading them, and wins from
+ *   memory from a page up: from a page up for those.
+ * - Each CPU's part of the LLC counts at most LLC_PER_CPU_MAX: a guest is
+ *   told its host's whole L3 as if its own CPUs alone shared it, and without
+ *   the cap no copy such a guest makes would ever stream.
+ * - From AMD family 0x1a a 'rep movsb' just past 16 KiB starts slower than
+ *   one just below: there the first line goes by vectors (the step).
+ * - The non-temporal loop: 4 pages side by side on Intel; one stream
+ *   prefetched a page ahead on AMD before family 0x1a; from family 0x1a two
+ *   streams, one per half of the copy (each half gets its own hardware
+ *   prefetch, where streams a page apart lose to one).
+ * - The AVX-512 variant's loop moves 32-byte vectors on AMD family 0x19,
+ *   whose 512-bit operations go through 256-bit units, and 64-byte ones
+ *   elsewhere, where they win on data in L1 and cost little from L2.
  */
 #define LLC_PER_CPU_MAX ((size_t)64 << 20)
 #define RULE_NT_THRESHOLD(r) ((r)->llc_counted ? (r)->llc_counted / 2 : (size_t)8 << 20)

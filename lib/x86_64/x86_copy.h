@@ -95,20 +95,37 @@ X86_VARIANT(avx2);
 X86_VARIANT(avx512);
 X86_VARIANT(avx512_branchless); /* AVX-512 without a size test under 64 B */
 
-/* The AVX-512 variants' copies above 128 bytes (copy_avx512.c), where their entries jump. */
-void *copyperf_x86_avx512_memcpy_above_128(void *dst, const void *src, size_t n);
-void *copyperf_x86_avx512_memmove_above_128(void *dst, const void *src, size_t n);
+/*
+ * The large copies, where the variants' ladders jump past their blocks
+ * (copy_sse2.c, copy_avx2.c, copy_avx512.c; the ladders in copy_vec_ladder.S
+ * and copy_avx512_ladder.S).
+ */
+void *copyperf_x86_sse2_memcpy_large(void *dst, const void *src, size_t n);
+void *copyperf_x86_sse2_memmove_large(void *dst, const void *src, size_t n);
+void *copyperf_x86_avx2_memcpy_large(void *dst, const void *src, size_t n);
+void *copyperf_x86_avx2_memmove_large(void *dst, const void *src, size_t n);
+void *copyperf_x86_avx512_memcpy_large(void *dst, const void *src, size_t n);
+void *copyperf_x86_avx512_memmove_large(void *dst, const void *src, size_t n);
+
+/* The forward loops of the large copies, n > 8 vectors (forward_loop.S). */
+void *copyperf_x86_forward_sse2(unsigned char *d, const unsigned char *s, size_t n);
+void *copyperf_x86_forward_avx2(unsigned char *d, const unsigned char *s, size_t n);
+void *copyperf_x86_forward_avx512(unsigned char *d, const unsigned char *s, size_t n);
 
 /*
- * The AVX-512 entries' page tests, for the unit test (copy_avx512_small.S): 1
+ * The largest copy the AVX-512 ladder makes in blocks, without the loop: 16
+ * vectors where the loop is its own (loop_vec 64), else 8 (dispatch.c sets it
+ * with the tuning).
+ */
+extern size_t copyperf_x86_blocks_max;
+
+/*
+ * The AVX-512 entries' page tests, for the unit test (copy_avx512_ladder.S): 1
  * where the masked moves may take the pointers, and where the refused path's
  * masked move may take a copy of a byte or more.
  */
 int copyperf_x86_page_test(const void *dst, const void *src);
 int copyperf_x86_starts_a_page(const void *dst, const void *src);
-
-/* The AVX2 variant's forward loop, n > 256 bytes (copy_avx2.c). */
-void *copyperf_x86_forward_avx2(unsigned char *d, const unsigned char *s, size_t n);
 
 /* The string copy alone, a routine in the registry (rep_movsb.c). */
 void *copyperf_rep_movsb(void *dst, const void *src, size_t n);

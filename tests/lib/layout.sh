@@ -1,20 +1,41 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The AVX-512 entries' path for 0-32 bytes, from the entry to its ret, lies in
-# the entry's 64-byte line (lib/x86_64/copy_avx512_small.S): each mispredicted
-# size test fetches the path again, one line and not two. An edit that lays the
+# The ladders' layout, written by hand in assembly: the AVX-512 entries' path
+# for 0-32 bytes, from the entry to its ret, lies in the entry's 64-byte line
+# (lib/x86_64/copy_avx512_ladder.S): each mispredicted size test fetches the
+# path again, one line and not two; the SSE2 and AVX2 entries start a line,
+# and so does the block their first jump reaches, so that the way to 4-15
+# bytes spans two lines (lib/x86_64/copy_vec_ladder.S). An edit that lays a
 # path out otherwise fails here, not silently in a benchmark.
 # Usage: layout.sh LIBRARY.so
 set -eu
 so=$1
 command -v objdump >/dev/null || { echo "layout.sh: objdump not found (Debian package binutils)" >&2; exit 1; }
 status=0
-for fn in copyperf_memcpy_avx512 copyperf_memmove_avx512; do
-	# The function's instructions as "address mnemonic operands", addresses in hex.
-	body=$(objdump -d --no-show-raw-insn --disassemble="$fn" "$so" | awk -v fn="$fn" '
+# The function's instructions as "address mnemonic operands", addresses in hex.
+body_of() {
+	objdump -d --no-show-raw-insn --disassemble="$1" "$so" | awk -v fn="$1" '
 		$0 ~ "<" fn ">:$" { print $1; on = 1; next }
 		on && /^ *[0-9a-f]+:/ { sub(":", "", $1); print }
-		on && /^$/ { exit }')
+		on && /^$/ { exit }'
+}
+for fn in copyperf_memcpy_sse2 copyperf_memmove_sse2 copyperf_memcpy_avx2 copyperf_memmove_avx2; do
+	body=$(body_of "$fn")
+	entry=$(printf '%s\n' "$body" | head -n 1)
+	# The first jump's target: "ja 6680 <copyperf_memcpy_avx2+0x40>" gives 6680.
+	target=$(printf '%s\n' "$body" | awk 'NR > 1 && $2 ~ /^j/ { print $3; exit }')
+	if [ -z "$entry" ] || [ -z "$target" ]; then
+		echo "layout.sh: $fn: not found in $so" >&2
+		status=1
+	elif [ $((0x$entry % 64)) -ne 0 ] || [ $((0x$target % 64)) -ne 0 ]; then
+		echo "layout.sh: $fn: the entry (0x$entry) or its first jump's target (0x$target) does not start a line" >&2
+		status=1
+	else
+		echo "layout.sh: $fn: the entry and its first jump's target each start a line"
+	fi
+done
+for fn in copyperf_memcpy_avx512 copyperf_memmove_avx512; do
+	body=$(body_of "$fn")
 	entry=$(printf '%s\n' "$body" | head -n 1)
 	if [ -z "$entry" ]; then
 		echo "layout.sh: $fn: not found in $so" >&2

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The AVX-512 copy's page tests (lib/x86_64/copy_avx512_small.S: the
+ * The AVX-512 copy's page tests (lib/x86_64/copy_avx512_ladder.S: the
  * instructions the copy runs, in functions of their own), against the rules
  * they stand for and what the rules are for, at every page offset of both
  * pointers. A wrong "fits" stays a correct copy (a masked-off byte does not

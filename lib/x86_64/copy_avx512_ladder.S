@@ -1,21 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The AVX-512 variants' entry points and their copies of up to 128 bytes;
- * larger ones jump to the C copy (copy_avx512.c). In assembly because at
- * these sizes the bytes and branches of the path are the cost: each path
- * here is laid out by hand, and tests/lib/layout.sh checks the layout.
+ * The AVX-512 variants' entry points and their ladder of sizes up to the
+ * large copy in C (copy_avx512.c), where every block's bytes and branches
+ * are the cost: each is laid out here by hand, and tests/lib/layout.sh
+ * checks the entries' layout.
  *
  * The steps of copyperf_memcpy_avx512 and copyperf_memmove_avx512:
  *  1. n > 32: below 64 bytes one 32-byte move from each end; from 64 to 128
- *     one 64-byte move from each end; above, a jump to the C copy.
+ *     one 64-byte move from each end.
  *  2. 0 <= n <= 32: the page test (PAGE_TEST); where both pointers pass, one
  *     masked 32-byte move whose mask keeps the first n bytes. The mask comes
  *     from the size test's carry, so that the move need not wait for the page
- *     test. From the entry (a line's start) to its ret this path is 63 bytes,
- *     one line, which one fetch brings again after each mispredicted size
- *     test.
+ *     test. From the entry (a line's start) to its ret this path is one line,
+ *     which one fetch brings again after each mispredicted size test.
  *  3. Refused (REFUSED): below 4 bytes, and near a page's end, plain moves of
  *     the widest width that fits (LADDER); at a page's start the masked move.
+ *  4. 129-256 bytes: four 32-byte vectors from each end; 257-512: eight from
+ *     the start and two, four or eight from the end (blocks.inc). 32-byte
+ *     vectors: a 64-byte access at a random address spans two lines nearly
+ *     always, a 32-byte one half the time.
+ *  5. 513-1024 bytes where the tuning says (copyperf_x86_blocks_max: where
+ *     the loop is this variant's own, its head, tail and jumps cost more than
+ *     blocks), the same in 64-byte vectors.
+ *  6. Above: a jump to the large copy in C.
  * copyperf_memcpy_avx512_branchless and its memmove have no size test below
  * 64 bytes: two masked moves, the first n bytes of a 32-byte window at the
  * start and, from 33 bytes, the last 32 (where sizes vary from call to call
@@ -23,10 +30,11 @@
  *
  * Every path loads everything before it stores, so memmove takes the same
  * ones as memcpy: the two entries of a variant differ only in the C copy they
- * jump to. The registers are the caller's scratch: ymm16-ymm17 and zmm16-17
+ * jump to. The registers are the caller's scratch: ymm16-ymm31 and zmm16-31
  * (EVEX-only: no dirty upper state for the caller's SSE code, no vzeroupper),
  * k1, rax, rcx, r8.
  */
+#include "blocks.inc"
 
 /*
  * The page test: for each pointer p, the byte before it and the last byte of
@@ -72,52 +80,8 @@
 .endm
 
 /*
- * 4 <= n <= 32 in plain moves (rax already the destination), and 0 <= n < 4
- * from .L<name>_under_4: two of the widest width that fits from both ends,
- * and below 4 bytes the first byte and the last two. Where a destination
- * crosses a page every store that spans the boundary is slow: each is made
- * once, and none below 4 bytes (two byte stores on either side of the
- * boundary cost as much as one that spans it).
- */
-.macro LADDER name
-	cmp	$16, %edx
-	jae	.L\name\()_16_32
-	cmp	$8, %edx
-	jae	.L\name\()_8_15
-	movl	(%rsi), %ecx
-	movl	-4(%rsi,%rdx), %r8d
-	movl	%ecx, (%rdi)
-	movl	%r8d, -4(%rdi,%rdx)
-	ret
-.L\name\()_8_15:
-	movq	(%rsi), %rcx
-	movq	-8(%rsi,%rdx), %r8
-	movq	%rcx, (%rdi)
-	movq	%r8, -8(%rdi,%rdx)
-	ret
-	.p2align 6
-.L\name\()_16_32:
-	vmovdqu64 (%rsi), %xmm16
-	vmovdqu64 -16(%rsi,%rdx), %xmm17
-	vmovdqu64 %xmm16, (%rdi)
-	vmovdqu64 %xmm17, -16(%rdi,%rdx)
-	ret
-.L\name\()_under_4:
-	mov	%rdi, %rax
-	test	%edx, %edx
-	jz	1f
-	movzbl	(%rsi), %ecx
-	cmp	$1, %edx
-	je	2f
-	movzwl	-2(%rsi,%rdx), %r8d
-	movw	%r8w, -2(%rdi,%rdx)
-2:	movb	%cl, (%rdi)
-1:	ret
-.endm
-
-/*
  * n > 32: up to 63 bytes one 32-byte move from each end (FROM_33); 64 to 128
- * one 64-byte move from each end, above that the jump to the C copy
+ * one 64-byte move from each end, above that the jump to ABOVE_128
  * (FROM_64). rax: the destination. FROM_64, FROM_33 and REFUSED follow an
  * entry in that order, the first two from a line's start and REFUSED in the
  * rest of FROM_33's line: the jumps to them from the entry's path are short
@@ -127,24 +91,18 @@
 .macro FROM_33 name
 	.p2align 6
 .L\name\()_33_63:
-	vmovdqu64 (%rsi), %ymm16
-	vmovdqu64 -32(%rsi,%rdx), %ymm17
 	mov	%rdi, %rax
-	vmovdqu64 %ymm16, (%rdi)
-	vmovdqu64 %ymm17, -32(%rdi,%rdx)
+	BOTH_ENDS_2 vmovdqu64, 32, %ymm16, %ymm17
 	ret
 .endm
 
-.macro FROM_64 name, above
+.macro FROM_64 name
 	.p2align 6
 .L\name\()_from_64:
 	cmp	$128, %rdx
-	ja	\above
-	vmovdqu64 (%rsi), %zmm16
-	vmovdqu64 -64(%rsi,%rdx), %zmm17
+	ja	.L\name\()_above_128
 	mov	%rdi, %rax
-	vmovdqu64 %zmm16, (%rdi)
-	vmovdqu64 %zmm17, -64(%rdi,%rdx)
+	BOTH_ENDS_2 vmovdqu64, 64, %zmm16, %zmm17
 	ret
 .endm
 
@@ -170,23 +128,30 @@
 	.p2align 6
 .L\name\()_ladder:
 	mov	%rdi, %rax
-	LADDER \name
+	LADDER \name, vmovdqu64, %xmm16, %xmm17
 .endm
 
-.macro ENTRY name
+/* n > 128: steps 4 to 6. large: the C copy. */
+.macro ABOVE_128 name, large
 	.p2align 6
-	.globl	\name
-	.hidden	\name
-	.type	\name, @function
-\name:
-.endm
-
-.macro END name
-	.size	\name, . - \name
+.L\name\()_above_128:
+	mov	%rdi, %rax
+	cmp	$256, %rdx
+	ja	.L\name\()_above_256
+	BOTH_ENDS_8 vmovdqu64, 32, %ymm16, %ymm17, %ymm18, %ymm19, %ymm20, %ymm21, %ymm22, %ymm23
+	ret
+.L\name\()_above_256:
+	cmp	$512, %rdx
+	ja	.L\name\()_above_512
+	EIGHT_TO_16 \name\()_h, vmovdqu64, 32, %ymm16, %ymm17, %ymm18, %ymm19, %ymm20, %ymm21, %ymm22, %ymm23, %ymm24, %ymm25, %ymm26, %ymm27, %ymm28, %ymm29, %ymm30, %ymm31
+.L\name\()_above_512:
+	cmp	copyperf_x86_blocks_max(%rip), %rdx
+	ja	\large
+	EIGHT_TO_16 \name\()_v, vmovdqu64, 64, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22, %zmm23, %zmm24, %zmm25, %zmm26, %zmm27, %zmm28, %zmm29, %zmm30, %zmm31
 .endm
 
 /* The size-tested variant: copyperf_memcpy_avx512, copyperf_memmove_avx512. */
-.macro SIZE_TESTED name, above
+.macro SIZE_TESTED name, large
 ENTRY \name
 	cmp	$63, %rdx
 	ja	.L\name\()_from_64
@@ -201,9 +166,10 @@ ENTRY \name
 	vmovdqu8 %ymm16, (%rdi){%k1}
 	mov	%rdi, %rax
 	ret
-	FROM_64 \name, \above
+	FROM_64 \name
 	FROM_33 \name
 	REFUSED \name, 1
+	ABOVE_128 \name, \large
 END \name
 .endm
 
@@ -213,7 +179,7 @@ END \name
  * to the first min(n, 32) bytes of their window. The second window lies
  * inside the copy from 33 bytes on: the page test's rule is the first's.
  */
-.macro BRANCHLESS name, above
+.macro BRANCHLESS name, large
 ENTRY \name
 	cmp	$63, %rdx
 	ja	.L\name\()_from_64
@@ -231,17 +197,18 @@ ENTRY \name
 	vmovdqu8 %ymm17, -32(%rdi,%rax){%k1}
 	mov	%rdi, %rax
 	ret
-	FROM_64 \name, \above
+	FROM_64 \name
 	FROM_33 \name
 	REFUSED \name, 2
+	ABOVE_128 \name, \large
 END \name
 .endm
 
 	.text
-SIZE_TESTED copyperf_memcpy_avx512, copyperf_x86_avx512_memcpy_above_128
-SIZE_TESTED copyperf_memmove_avx512, copyperf_x86_avx512_memmove_above_128
-BRANCHLESS copyperf_memcpy_avx512_branchless, copyperf_x86_avx512_memcpy_above_128
-BRANCHLESS copyperf_memmove_avx512_branchless, copyperf_x86_avx512_memmove_above_128
+SIZE_TESTED copyperf_memcpy_avx512, copyperf_x86_avx512_memcpy_large
+SIZE_TESTED copyperf_memmove_avx512, copyperf_x86_avx512_memmove_large
+BRANCHLESS copyperf_memcpy_avx512_branchless, copyperf_x86_avx512_memcpy_large
+BRANCHLESS copyperf_memmove_avx512_branchless, copyperf_x86_avx512_memmove_large
 
 /*
  * For the unit test (test_masked_fits.c): whether PAGE_TEST, and
