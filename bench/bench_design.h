@@ -41,9 +41,10 @@ static inline unsigned bench_round_order(unsigned n, unsigned i, unsigned k)
  * control that measured: one under BENCH_CONTROL_FLOOR is no yardstick (a
  * copy 30% slower would pass beside a control 31% off), and its row is below
  * whatever its ratio; so is a ratio that is no number (a time of 0).  A test
- * of significance is not the rule: a noisy control once made a 0.907x median
- * look like a tie, and with 25 processes a 0.03% difference between two
- * copies running the same instructions tests significant.
+ * of significance is not the rule: beside a noisy control a clear loss looks
+ * like a tie, and with many processes a difference far below anything that
+ * matters, between two copies running the same instructions, tests
+ * significant.
  */
 #define BENCH_BELOW 0.995
 #define BENCH_CONTROL_FLOOR 0.98

@@ -25,9 +25,10 @@
  *                 from the last level as llc_probe() finds it (-w SIZE: dist-llc's
  *                 working set instead); dist-stream one call after another through
  *                 buffers of twice the last level (copyperf -w stream)
- * Why several processes: where both copies tie, one process's ratio moves by
- * 1-3% from the next one's (code, stack and buffers land elsewhere each time),
- * so a verdict taken from one process is a coin toss. Each process is a
+ * Why several processes: where both copies tie, one process's ratio moves
+ * from the next one's by more than a tie's margin (code, stack and buffers
+ * land elsewhere each time), so a verdict taken from one process is a coin
+ * toss. Each process is a
  * fresh exec of this program; the verdict is on the median of their ratios.
  * Usage: copybench [CASE ...] [-r ROUNDS] [-p PROCS] [-c ROUTINE] [-C ROUTINE] [-w SIZE] [-m]
  * (exit 2 on bad input). Without a case: every table. -m: memmove against
