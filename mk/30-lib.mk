@@ -9,7 +9,7 @@ TEST_PACKAGES += clang libclang-rt-14-dev binutils
 # ---- the library's exports: include/copyperf.h, lib/libcopyperf.map and the .so agree, and the
 # static archive's symbols all carry its prefix ----
 .PHONY: test-abi
-test-abi: $(BUILD)/$(LIB_SO_FILE) $(LIB_SO) $(LIB_A)
+test-abi: $(BUILD)/$(LIB_SO_FILE) $(BUILD)/$(LIB_SONAME) $(LIB_SO) $(LIB_A)
 	@CC="$(CC)" tests/abi/run.sh $(BUILD)/$(LIB_SO_FILE) include/copyperf.h $(LIB_MAP) $(LIB_SONAME) $(LIB_A)
 
 # ---- the correctness suite: one plain C program, cross-buildable -----------------------------
