@@ -201,6 +201,27 @@ uninstall:
 clean:
 	rm -rf build
 
+# ---- the kernel module and the Debian packages -----------------------------------------------
+# The module against the running kernel, or KDIR=... ARCH=... CROSS_COMPILE=... (kmod/).
+KDIR ?= /lib/modules/$(shell uname -r)/build
+
+.PHONY: kmod kmod-clean deb
+kmod:
+	@test -f $(KDIR)/Makefile || { echo "kmod: no kernel build tree at $(KDIR)" \
+		"(install this kernel's headers, or give KDIR=/path/to/kernel/build)" >&2; exit 2; }
+	$(MAKE) -C kmod KDIR=$(KDIR) $(if $(ARCH),ARCH=$(ARCH)) \
+		$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE))
+
+kmod-clean:
+	$(MAKE) -C kmod KDIR=$(KDIR) clean
+
+# copyperf, libcopyperf0, libcopyperf-dev and copyperf-dkms (debian/), into build/deb/.
+DEB_DIR            := build/deb
+DEB_BUILD_PACKAGES := debhelper dh-dkms dpkg-dev gcc make libc6-dev
+deb:
+	@scripts/ensure-packages.sh $(DEB_BUILD_PACKAGES)
+	@scripts/deb/build.sh $(DEB_DIR) $(VERSION)
+
 # ---- tests ---------------------------------------------------------------------------------
 # Each mk/*.mk adds its suites to CHECK_SUITES (quick: no package installs, no kernels, no
 # cross builds) or TEST_SUITES (the rest), and its Debian packages to TEST_PACKAGES; the

@@ -1,24 +1,13 @@
-# The kernel module: `make kmod` (against the running kernel, or KDIR=... ARCH=...
-# CROSS_COMPILE=...), and test-kernel, which boots Debian's packaged kernel in QEMU
-# and runs the module's tests inside it (tests/kernel/run.sh).
+# test-kernel: boots Debian's packaged kernel in QEMU and runs the module's tests inside it
+# (tests/kernel/run.sh); `make kmod` builds the module (Makefile).
 TEST_SUITES   += test-kernel
 KERNEL_TEST_PACKAGES := linux-headers-amd64 qemu-system-x86 busybox-static cpio
 TEST_PACKAGES += $(KERNEL_TEST_PACKAGES)
 
-KDIR ?= /lib/modules/$(shell uname -r)/build
 # The guest's programs: static, so the initramfs needs no C library.
 KERNEL_TEST_BUILD := build/static
 
-.PHONY: kmod kmod-clean test-kernel
-kmod:
-	@test -f $(KDIR)/Makefile || { echo "kmod: no kernel build tree at $(KDIR)" \
-		"(install this kernel's headers, or give KDIR=/path/to/kernel/build)" >&2; exit 2; }
-	$(MAKE) -C kmod KDIR=$(KDIR) $(if $(ARCH),ARCH=$(ARCH)) \
-		$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE))
-
-kmod-clean:
-	$(MAKE) -C kmod KDIR=$(KDIR) clean
-
+.PHONY: test-kernel
 $(BUILD)/tests/kernel/ioctl_cases: tests/kernel/ioctl_cases.c tests/kernel/routine_by_name.h \
 		include/uapi/copyperf_ioctl.h
 	@mkdir -p $(dir $@)
