@@ -6,8 +6,9 @@
  * checks the entries' layout.
  *
  * The steps of copyperf_memcpy_avx512 and copyperf_memmove_avx512:
- *  1. n > 32: below 64 bytes one 32-byte move from each end; from 64 to 128
- *     one 64-byte move from each end.
+ *  1. n > 32: up to 64 bytes one 32-byte move from each end; from 65 to 128
+ *     one 64-byte move from each end (two 64-byte moves at 64 bytes would
+ *     store every byte twice).
  *  2. 0 <= n <= 32: the page test (PAGE_TEST); where both pointers pass, one
  *     masked 32-byte move whose mask keeps the first n bytes. The mask comes
  *     from the size test's carry, so that the move need not wait for the page
@@ -23,7 +24,7 @@
  *     the loop is this variant's own, its head, tail and jumps cost more than
  *     blocks), the same in 64-byte vectors.
  *  6. Above: a jump to the large copy in C.
- * copyperf_memcpy_avx512_branchless and its memmove have no size test below
+ * copyperf_memcpy_avx512_branchless and its memmove have no size test up to
  * 64 bytes: two masked moves, the first n bytes of a 32-byte window at the
  * start and, from 33 bytes, the last 32 (where sizes vary from call to call
  * the test at 32 bytes is one the branch predictor cannot learn).
@@ -80,9 +81,9 @@
 .endm
 
 /*
- * n > 32: up to 63 bytes one 32-byte move from each end (FROM_33); 64 to 128
+ * n > 32: up to 64 bytes one 32-byte move from each end (FROM_33); 65 to 128
  * one 64-byte move from each end, above that the jump to ABOVE_128
- * (FROM_64). rax: the destination. FROM_64, FROM_33 and REFUSED follow an
+ * (FROM_65). rax: the destination. FROM_65, FROM_33 and REFUSED follow an
  * entry in that order, the first two from a line's start and REFUSED in the
  * rest of FROM_33's line: the jumps to them from the entry's path are short
  * ones, and a block that a taken branch reaches spans no line boundary where
@@ -90,15 +91,15 @@
  */
 .macro FROM_33 name
 	.p2align 6
-.L\name\()_33_63:
+.L\name\()_33_64:
 	mov	%rdi, %rax
 	BOTH_ENDS_2 vmovdqu64, 32, %ymm16, %ymm17
 	ret
 .endm
 
-.macro FROM_64 name
+.macro FROM_65 name
 	.p2align 6
-.L\name\()_from_64:
+.L\name\()_65_128:
 	cmp	$128, %rdx
 	ja	.L\name\()_above_128
 	mov	%rdi, %rax
@@ -108,7 +109,7 @@
 
 /*
  * The calls the page test refused: 0 <= n <= 32 (k1 the mask of the first n
- * bytes), or with two windows 0 <= n <= 63. Below 4 bytes, and near a page's
+ * bytes), or with two windows 0 <= n <= 64. Below 4 bytes, and near a page's
  * end, the ladder; a copy that starts a page, the masked move.
  */
 .macro REFUSED name, windows
@@ -117,7 +118,7 @@
 	jb	.L\name\()_under_4
 .if \windows == 2
 	cmp	$32, %edx
-	ja	.L\name\()_33_63
+	ja	.L\name\()_33_64
 .endif
 	STARTS_A_PAGE
 	jnz	.L\name\()_ladder
@@ -153,10 +154,10 @@
 /* The size-tested variant: copyperf_memcpy_avx512, copyperf_memmove_avx512. */
 .macro SIZE_TESTED name, large
 ENTRY \name
-	cmp	$63, %rdx
-	ja	.L\name\()_from_64
+	cmp	$64, %rdx
+	ja	.L\name\()_65_128
 	cmp	$33, %dl
-	jae	.L\name\()_33_63
+	jae	.L\name\()_33_64
 	sbb	%ecx, %ecx		/* all ones: n < 33 */
 	bzhi	%edx, %ecx, %ecx
 	kmovd	%ecx, %k1
@@ -166,7 +167,7 @@ ENTRY \name
 	vmovdqu8 %ymm16, (%rdi){%k1}
 	mov	%rdi, %rax
 	ret
-	FROM_64 \name
+	FROM_65 \name
 	FROM_33 \name
 	REFUSED \name, 1
 	ABOVE_128 \name, \large
@@ -174,15 +175,15 @@ END \name
 .endm
 
 /*
- * The branchless variant: below 64 bytes the first window and the last (at
+ * The branchless variant: up to 64 bytes the first window and the last (at
  * max(n, 32) - 32 from the start: the first again up to 32 bytes), both masked
  * to the first min(n, 32) bytes of their window. The second window lies
  * inside the copy from 33 bytes on: the page test's rule is the first's.
  */
 .macro BRANCHLESS name, large
 ENTRY \name
-	cmp	$63, %rdx
-	ja	.L\name\()_from_64
+	cmp	$64, %rdx
+	ja	.L\name\()_65_128
 	mov	$-1, %ecx
 	bzhi	%edx, %ecx, %ecx	/* all 32 bits from 32 bytes on */
 	kmovd	%ecx, %k1
@@ -197,7 +198,7 @@ ENTRY \name
 	vmovdqu8 %ymm17, -32(%rdi,%rax){%k1}
 	mov	%rdi, %rax
 	ret
-	FROM_64 \name
+	FROM_65 \name
 	FROM_33 \name
 	REFUSED \name, 2
 	ABOVE_128 \name, \large
