@@ -5,8 +5,9 @@
  * ifunc resolvers (memcpy.c, memmove.c), which run while the program is
  * being relocated: before the C library is ready for us (no errno, no TLS,
  * maybe unrelocated calls), so they use CPUID and raw system calls only.
- * The thresholds are read later, by a constructor, with the C library; until
- * then the windows are empty and every variant copies with its vector loop.
+ * The thresholds are read later, with the C library, by the first copy large
+ * enough to use them (copyperf_x86_tune); until then every variant copies with
+ * its vector loop.
  */
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -32,9 +33,13 @@ static const struct variant variants[] = {
 };
 #define N_VARIANTS (sizeof(variants) / sizeof(variants[0]))
 
-/* Empty windows until the constructor has run. */
-struct x86_tuning copyperf_x86_tuning = { .nt_threshold = (size_t)-1, .nt_streams = 1,
-					  .loop_vec = 32 };
+/*
+ * Until copyperf_x86_tune has run: no window for 'rep movsb', and a
+ * non-temporal threshold of 0, which sends the first disjoint copy past the
+ * ladders to the non-temporal copy, where the thresholds are read (vec_copy.h).
+ */
+struct x86_tuning copyperf_x86_tuning = { .nt_threshold = 0, .nt_streams = 1, .loop_vec = 32 };
+int copyperf_x86_tuned;
 size_t copyperf_x86_blocks_max = 512;
 
 static struct x86_tuning_report report;
@@ -129,11 +134,15 @@ EARLY static const struct variant *choose(const char *want, const char **why)
 	return best;
 }
 
+/* The first resolver chooses; the others, and later calls, take its choice. */
 EARLY static const struct variant *choose_early(void)
 {
-	bool set = early_isa(chosen_want, sizeof(chosen_want)) && chosen_want[0];
+	bool set;
 
-	chosen = choose(set ? chosen_want : NULL, &chosen_why); /* every resolver: the same */
+	if (chosen)
+		return chosen;
+	set = early_isa(chosen_want, sizeof(chosen_want)) && chosen_want[0];
+	chosen = choose(set ? chosen_want : NULL, &chosen_why);
 	return chosen;
 }
 
@@ -159,17 +168,33 @@ static const char *unknown_variant(char *why, size_t len)
 	return why;
 }
 
-/* With the C library ready: the thresholds, and a warning about a COPYPERF_ISA not honoured. */
-__attribute__((constructor)) static void tune_at_load(void)
+/*
+ * The thresholds, once: the first caller computes them, and a copy made while
+ * it does (by another thread, or by the computation itself) goes on with the
+ * empty windows rather than wait or recurse.  Each threshold is stored whole,
+ * and a copy is exact whatever mix of old and new ones it reads.
+ */
+void copyperf_x86_tune(void)
+{
+	static int started;
+	struct x86_tuning_report r;
+
+	if (__atomic_exchange_n(&started, 1, __ATOMIC_ACQ_REL))
+		return;
+	copyperf_x86_tuning_compute(copyperf_x86_features(), &r);
+	report = r;
+	copyperf_x86_tuning = r.t;
+	copyperf_x86_blocks_max = r.t.loop_vec == 32 ? 512 : 1024;
+	__atomic_store_n(&copyperf_x86_tuned, 1, __ATOMIC_RELEASE);
+}
+
+/* With the C library ready: a warning about a COPYPERF_ISA not honoured. */
+__attribute__((constructor)) static void check_isa_at_load(void)
 {
 	const char *want = getenv("COPYPERF_ISA");
 	char why[160];
 
-	copyperf_x86_tuning_compute(copyperf_x86_features(), &report);
-	copyperf_x86_tuning = report.t;
-	copyperf_x86_blocks_max = report.t.loop_vec == 32 ? 512 : 1024;
-	if (!chosen)
-		choose_early();
+	choose_early();
 	if (chosen_why)
 		copyperf_env_warn("COPYPERF_ISA", want ? want : chosen_want,
 				  chosen_why == not_a_variant ? unknown_variant(why, sizeof(why))
@@ -181,8 +206,9 @@ __attribute__((constructor)) static void tune_at_load(void)
 
 void copyperf_x86_choice(struct x86_choice *c)
 {
-	const struct variant *v = chosen ? chosen : choose_early();
+	const struct variant *v = choose_early();
 
+	copyperf_x86_tune();
 	c->isa = v->isa;
 	c->portable = v == &variants[0];
 	c->avx512 = v->available == copyperf_x86_has_avx512;

@@ -127,12 +127,23 @@ VEC_INLINE size_t copy_nontemporal_halves(unsigned char *d, const unsigned char 
  * Copies LINE + 4V <= n bytes between disjoint buffers with non-temporal
  * stores: the destination does not displace the cache, and its lines are not
  * read before being overwritten whole. Returns dst.
+ * Until the thresholds are read, the non-temporal one is 0 (dispatch.c): the
+ * first disjoint copy past the ladder comes here, reads them, and copies by
+ * the loop unless it is that large, so that no other path tests whether they
+ * have been read.
  */
 static VEC_FN void *copy_nontemporal(unsigned char *d, const unsigned char *s, size_t n)
 {
 	unsigned char *const dst = d, *const end = d + n;
 	const unsigned char *const s_end = s + n;
 	size_t skew = LINE - ((uintptr_t)d & (LINE - 1));
+
+	if (__builtin_expect(!__atomic_load_n(&copyperf_x86_tuned, __ATOMIC_ACQUIRE), 0)) {
+		copyperf_x86_tune();
+		if (!__atomic_load_n(&copyperf_x86_tuned, __ATOMIC_ACQUIRE) ||
+		    n < copyperf_x86_tuning.nt_threshold)
+			return VEC_FORWARD(d, s, n);
+	}
 
 	for (size_t i = 0; i < LINE; i += V)
 		VEC_STOREU(d + i, VEC_LOAD(s + i));
@@ -190,7 +201,6 @@ VEC_INLINE void *copy_large(unsigned char *d, const unsigned char *s, size_t n, 
 {
 	const struct x86_tuning *t = &copyperf_x86_tuning;
 	uintptr_t ahead = (uintptr_t)d - (uintptr_t)s; /* < n: dst overlaps src from above */
-
 	if (is_move && ahead < n)
 		return ahead ? copy_backward(d, s, n) : d;
 	/*

@@ -62,6 +62,17 @@ struct x86_tuning {
 
 extern struct x86_tuning copyperf_x86_tuning;
 
+/*
+ * Non-zero once copyperf_x86_tuning holds the machine's thresholds.  They are
+ * read from sysfs by the first copy that uses them (copyperf_x86_tune), not
+ * at load: every process the shim is preloaded into would otherwise pay for
+ * reading a dozen files, many of them without ever copying that much.
+ */
+extern int copyperf_x86_tuned;
+
+/* Fills copyperf_x86_tuning; a call while another is at it returns at once (dispatch.c). */
+void copyperf_x86_tune(void);
+
 /* Whether 'rep movsb' takes n: rep_movsb_min <= n < rep_movsb_max, in one compare. */
 static inline bool x86_rep_movsb_takes(const struct x86_tuning *t, size_t n)
 {
