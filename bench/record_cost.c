@@ -128,8 +128,14 @@ static bool run(struct mode *m, unsigned p, const char *self, const char *calls)
 	if (errno != 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) != 0 || got != 2)
 		return false;
-	if (m->record)
-		unlink(m->record);
+	if (m->record) { /* FILE.memcpy (and FILE.memmove); FILE itself from an older shim */
+		static const char *const suffix[] = { "", ".memcpy", ".memmove" };
+
+		for (unsigned i = 0; i < 3; i++) {
+			snprintf(record, sizeof(record), "%s%s", m->record, suffix[i]);
+			unlink(record);
+		}
+	}
 	return true;
 }
 

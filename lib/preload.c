@@ -3,7 +3,9 @@
  * libcopyperf-preload.so: memcpy, memmove and mempcpy (and __mempcpy, and the
  * _FORTIFY_SOURCE entries __memcpy_chk, __memmove_chk, __mempcpy_chk) backed by libcopyperf,
  * for LD_PRELOAD=.../libcopyperf-preload.so any-program.  Each call is shown
- * to the recorder first (record.h: one branch unless COPYPERF_RECORD is set).
+ * to the recorder first (record.h: one branch unless COPYPERF_RECORD is set),
+ * with its family: the entries that promise disjoint buffers are memcpy's,
+ * memmove and __memmove_chk memmove's.
  */
 #include <string.h>
 #include "copyperf.h"
@@ -22,19 +24,19 @@ extern void __chk_fail(void) __attribute__((noreturn));
  */
 EXPORT void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
-	copyperf_record_hook(dst, src, n);
+	copyperf_record_hook(dst, src, n, RECORD_MEMCPY);
 	return copyperf_memmove(dst, src, n);
 }
 
 EXPORT void *memmove(void *dst, const void *src, size_t n)
 {
-	copyperf_record_hook(dst, src, n);
+	copyperf_record_hook(dst, src, n, RECORD_MEMMOVE);
 	return copyperf_memmove(dst, src, n);
 }
 
 EXPORT void *mempcpy(void *restrict dst, const void *restrict src, size_t n)
 {
-	copyperf_record_hook(dst, src, n);
+	copyperf_record_hook(dst, src, n, RECORD_MEMCPY);
 	return (char *)copyperf_memcpy(dst, src, n) + n;
 }
 
@@ -50,7 +52,7 @@ EXPORT void *__memcpy_chk(void *restrict dst, const void *restrict src, size_t n
 {
 	if (n > dst_len)
 		__chk_fail();
-	copyperf_record_hook(dst, src, n);
+	copyperf_record_hook(dst, src, n, RECORD_MEMCPY);
 	return copyperf_memmove(dst, src, n); /* as memcpy, above */
 }
 
@@ -58,7 +60,7 @@ EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t dst_len)
 {
 	if (n > dst_len)
 		__chk_fail();
-	copyperf_record_hook(dst, src, n);
+	copyperf_record_hook(dst, src, n, RECORD_MEMMOVE);
 	return copyperf_memmove(dst, src, n);
 }
 
@@ -66,6 +68,6 @@ EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t 
 {
 	if (n > dst_len)
 		__chk_fail();
-	copyperf_record_hook(dst, src, n);
+	copyperf_record_hook(dst, src, n, RECORD_MEMCPY);
 	return (char *)copyperf_memcpy(dst, src, n) + n;
 }

@@ -1,7 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * COPYPERF_RECORD=FILE (record.h): the preload shim's calls counted, and
- * written to FILE at exit as a call mix (record_file.c).
+ * written at exit as two call mixes (record_file.c): FILE.memcpy holds the
+ * memcpy family's calls, FILE.memmove the memmove family's, each file written
+ * only when its family made a call.
+ *
+ * A memcpy-family call whose ranges overlap is counted with memmove's: it is
+ * undefined for memcpy, so a memcpy mix (replayed between two buffers, for
+ * routines that need not allow overlap) cannot hold it, and only a routine
+ * with memmove's contract can replay it.  Compilers make such calls when
+ * they copy a struct onto itself, and programs linked before glibc 2.14 call
+ * memcpy where they mean memmove.  So FILE.memcpy never overlaps.
  *
  * Counting takes no lock and makes no system call after a thread's first
  * copy: each thread counts into a block of its own, mmap'd on that first copy
@@ -14,17 +23,18 @@
  * with no __tls_get_addr and no allocation.  Most calls are counted by the
  * hook inlined in the shim (record.h); this file counts the rest.
  *
- * Sizes 0..4096 are counted each in its own counter.  Each block keeps the
- * first LARGE_EXACT distinct sizes above 4096 it sees in a small hash table,
- * exactly; a size it meets after that is counted in its eighth of an octave
- * ([m << s, (m + 1) << s) for m = 8..15) and written as that bucket's middle,
- * (m << s) + (1 << (s - 1)): at most 1 << (s - 1) from the true size, that is
- * at most 1/16 (6.25%) of it.  Only a program with more than 512 distinct
- * sizes above 4096 in one block (one thread's, or those of threads that took
- * it over one after the other) sees that error, and only on those sizes.
+ * Sizes 0..4096 are counted each in its own counter.  Each block keeps, for
+ * each family, the first LARGE_EXACT distinct sizes above 4096 it sees in a
+ * small hash table, exactly; a size it meets after that is counted in its
+ * eighth of an octave ([m << s, (m + 1) << s) for m = 8..15) and written as
+ * that bucket's middle, (m << s) + (1 << (s - 1)): at most 1 << (s - 1) from
+ * the true size, that is at most 1/16 (6.25%) of it.  Only a program with more
+ * than 512 distinct sizes above 4096 in one family of one block (one
+ * thread's, or those of threads that took it over one after the other) sees
+ * that error, and only on those sizes.
  *
  * Not counted: calls before this library's constructor (the dynamic loader's
- * and other constructors' that run first), calls after the file is written
+ * and other constructors' that run first), calls after the files are written
  * (later destructors), and calls in a process that never reaches exit(3) or a
  * return from main: _exit(2), exec (which replaces the process: its counts
  * are lost, and the new program, given the same environment, records for
@@ -32,20 +42,20 @@
  * thread's; where an increment is a load and a store (not on x86-64), one
  * that interrupts a count of the same counter may lose one.
  *
- * Processes: the process that read COPYPERF_RECORD writes FILE, and a %p in
- * FILE stands for its pid.  A child of fork(2) starts from no counts (its
- * parent's are its parent's) and writes its file only when FILE has a %p:
- * without one it would overwrite its parent's, and most forked children are
+ * Processes: the process that read COPYPERF_RECORD writes FILE's files, and
+ * a %p in FILE stands for its pid.  A child of fork(2) starts from no counts
+ * (its parent's are its parent's) and writes its files only when FILE has a
+ * %p: without one they would overwrite its parent's, and most forked children are
  * a shell's subshells or about to exec (a python3 started through a pyenv
  * shim, itself a shell script, forks some twenty of them).  A program that
  * execs another gives it the environment: the new program records for
- * itself, and the last process to exit has FILE; FILE=mix.%p keeps them all,
+ * itself, and the last process to exit has FILE's; FILE=mix.%p keeps them all,
  * a server's workers too.  A vfork(2) child shares its parent's memory until
  * it execs, so the few copies it makes count as the parent's.  A child made
  * without fork(3) (_Fork, the raw system call) runs no fork handler and holds
  * its parent's counts with its own: it writes nothing, and says so.  Threads
  * that call exit(3) at once (undefined in C; glibc 2.36 lets one end the
- * process while another writes) may leave FILE unwritten, FILE.tmp.<pid>
+ * process while another writes) may leave a file unwritten, its .tmp.<pid>
  * behind.  A file size limit (RLIMIT_FSIZE) makes the write fail, not the
  * program die of SIGXFSZ.
  */
@@ -67,15 +77,20 @@
 #define BUCKET_MIN_BITS 13 /* the bit length of the first size above 4096 */
 #define BUCKETS ((64 - BUCKET_MIN_BITS + 1) * 8)
 
-/* A thread's counts: the hook's first (record.h), then the rarer ones. */
-struct block {
-	struct record_counts c;
-	struct block *next; /* the global list; never unlinked */
-	int retired;        /* its thread has exited: a new thread may count on in it */
+/* One family's rarer counts. */
+struct rare {
 	uint64_t overlap;
 	size_t large_used;
 	struct record_size large[LARGE_SLOTS]; /* size 0: a free slot */
 	uint64_t bucket[BUCKETS];
+};
+
+/* A thread's counts: the hook's first (record.h), a set per family, then the rarer ones. */
+struct block {
+	struct record_counts c[RECORD_FAMILIES];
+	struct block *next; /* the global list; never unlinked */
+	int retired;        /* its thread has exited: a new thread may count on in it */
+	struct rare rare[RECORD_FAMILIES];
 };
 
 _Static_assert(offsetof(struct block, c) == 0, "copyperf_record_self points at its block");
@@ -143,7 +158,7 @@ __attribute__((noinline, cold)) static struct block *block_new(bool keep)
 	}
 	if (keep) {
 		/* Set first: a copy made inside pthread_setspecific is counted, not sent back here. */
-		copyperf_record_self = &b->c;
+		copyperf_record_self = b->c;
 		if (exits_ok)
 			pthread_setspecific(exits, b);
 	}
@@ -176,7 +191,7 @@ static uint64_t bucket_size(unsigned i)
 }
 
 /* Out of line, as block_new: copyperf_record then saves fewer registers. */
-__attribute__((noinline)) static void count_large(struct block *b, uint64_t n)
+__attribute__((noinline)) static void count_large(struct rare *b, uint64_t n)
 {
 	unsigned i = ((uint32_t)n * 2654435769u) >> 22; /* Fibonacci hashing onto 1024 slots */
 
@@ -195,22 +210,24 @@ __attribute__((noinline)) static void count_large(struct block *b, uint64_t n)
 	}
 }
 
-void copyperf_record(const void *dst, const void *src, size_t n)
+void copyperf_record(const void *dst, const void *src, size_t n, enum record_family f)
 {
 	/* c is the first member of its block: the block is where c is. */
 	struct block *b = (struct block *)copyperf_record_self;
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
 	bool late = b == NULL && exited;
+	bool overlap = n && d < s + n && s < d + n;
 
 	if (b == NULL && (b = block_new(!late)) == NULL)
 		return;
+	if (overlap)
+		f = RECORD_MEMMOVE; /* undefined for memcpy: only memmove's contract replays it */
 	if (n <= RECORD_SMALL_MAX)
-		b->c.small[n]++;
+		b->c[f].small[n]++;
 	else
-		count_large(b, n);
-	if (n && d < s + n && s < d + n)
-		b->overlap++;
-	b->c.align[copyperf_record_align(dst)][copyperf_record_align(src)]++;
+		count_large(&b->rare[f], n);
+	b->rare[f].overlap += overlap;
+	b->c[f].align[copyperf_record_align(dst)][copyperf_record_align(src)]++;
 	if (late)
 		__atomic_store_n(&b->retired, 1, __ATOMIC_RELEASE);
 }
@@ -293,17 +310,17 @@ static void sort_sizes(struct record_size *a, size_t n)
 }
 
 /*
- * Every block's large sizes, exact and bucketed, in one mmap'd array, sorted
- * and each size once.  NULL with *n 0 when there are none, or no memory (then
- * *n is the entries left out).
+ * Every block's large sizes of family f, exact and bucketed, in one mmap'd
+ * array, sorted and each size once.  NULL with *n 0 when there are none, or
+ * no memory (then *n is the entries left out).
  */
-static struct record_size *merge_large(struct block *first, size_t *n)
+static struct record_size *merge_large(struct block *first, enum record_family f, size_t *n)
 {
 	struct record_size *all;
 	size_t cap = 0, len = 0, out = 0;
 
 	for (struct block *b = first; b; b = b->next)
-		cap += b->large_used + BUCKETS;
+		cap += b->rare[f].large_used + BUCKETS;
 	*n = 0;
 	if (cap == 0)
 		return NULL;
@@ -314,16 +331,18 @@ static struct record_size *merge_large(struct block *first, size_t *n)
 		return NULL;
 	}
 	for (struct block *b = first; b; b = b->next) {
+		const struct rare *r = &b->rare[f];
+
 		for (size_t i = 0; i < LARGE_SLOTS && len < cap; i++) {
-			if (b->large[i].size && b->large[i].count) {
-				all[len].size = b->large[i].size;
-				all[len++].count = b->large[i].count;
+			if (r->large[i].size && r->large[i].count) {
+				all[len].size = r->large[i].size;
+				all[len++].count = r->large[i].count;
 			}
 		}
 		for (unsigned i = 0; i < BUCKETS && len < cap; i++) {
-			if (b->bucket[i]) {
+			if (r->bucket[i]) {
 				all[len].size = bucket_size(i);
-				all[len++].count = b->bucket[i];
+				all[len++].count = r->bucket[i];
 			}
 		}
 	}
@@ -347,24 +366,26 @@ static bool per_process(const char *name)
 	return false;
 }
 
-/* Every block's counts in one mix; false if there was no memory to merge them. */
-static bool merge(struct record_mix *mix, uint64_t *small)
+/* Every block's counts of family f in one mix; false if there was no memory to merge them. */
+static bool merge(struct record_mix *mix, enum record_family f, uint64_t *small)
 {
 	struct block *first = __atomic_load_n(&blocks, __ATOMIC_ACQUIRE);
-	struct record_size *large = merge_large(first, &mix->n_large);
+	struct record_size *large = merge_large(first, f, &mix->n_large);
 
 	if (large == NULL && mix->n_large)
 		return false;
 	mix->large = large;
 	mix->small = small;
 	for (struct block *b = first; b; b = b->next) {
+		const struct record_counts *c = &b->c[f];
+
 		for (unsigned i = 0; i <= RECORD_SMALL_MAX; i++)
-			small[i] += b->c.small[i];
-		mix->overlap += b->overlap;
+			small[i] += c->small[i];
+		mix->overlap += b->rare[f].overlap;
 		for (unsigned i = 0; i < RECORD_ALIGNS; i++) {
 			for (unsigned j = 0; j < RECORD_ALIGNS; j++) {
-				mix->align[i] += b->c.align[i][j];
-				mix->align[j] += b->c.align[i][j];
+				mix->align[i] += c->align[i][j];
+				mix->align[j] += c->align[i][j];
 			}
 		}
 	}
@@ -375,25 +396,51 @@ static bool merge(struct record_mix *mix, uint64_t *small)
 	return true;
 }
 
-/* The merged mix to file, or why not. */
-static void write_mix(const struct record_mix *mix, bool forked, const char *file, const char *as)
+/* The file names' suffixes, by family: FILE.memcpy, FILE.memmove. */
+static const char *const suffix[RECORD_FAMILIES] = { ".memcpy", ".memmove" };
+
+/*
+ * Each family's merged mix to FILE and its suffix, when it made a call, or
+ * why not.
+ */
+static void write_mixes(bool forked)
 {
+	static uint64_t small[RECORD_FAMILIES][RECORD_SMALL_MAX + 1];
+	static char file[PATH_MAX], as[PATH_MAX];
+	struct record_mix mix[RECORD_FAMILIES] = { { 0 } };
+	bool merged[RECORD_FAMILIES];
+
 	if (lost)
 		record_say("some threads' calls not counted: no memory for their counters", (char *)NULL);
-	if (path_err)
+	for (unsigned f = 0; f < RECORD_FAMILIES; f++)
+		merged[f] = merge(&mix[f], f, small[f]);
+	if (path_err) { /* FILE itself could not be made: said once, of FILE as given */
+		record_name(as, sizeof(as), shown, "");
 		record_cannot_write(as, path_err);
-	else if (mix->calls)
-		record_file_write(mix, file, as);
-	else if (!forked) /* a forked child that copied nothing has nothing to say */
+		return;
+	}
+	for (unsigned f = 0; f < RECORD_FAMILIES; f++) {
+		if (merged[f] && !mix[f].calls)
+			continue;
+		if (!record_name(as, sizeof(as), shown, suffix[f]) ||
+		    !record_name(file, sizeof(file), path, suffix[f]))
+			record_cannot_write(as, ENAMETOOLONG);
+		else if (!merged[f])
+			record_cannot_write(as, ENOMEM);
+		else
+			record_file_write(&mix[f], file, as);
+	}
+	/* A forked child that copied nothing has nothing to say. */
+	if (merged[RECORD_MEMCPY] && merged[RECORD_MEMMOVE] && !mix[RECORD_MEMCPY].calls &&
+	    !mix[RECORD_MEMMOVE].calls && !forked) {
+		record_name(as, sizeof(as), shown, "");
 		record_say("no memcpy, memmove or mempcpy call recorded; '", as, "' not written",
 			   (char *)NULL);
+	}
 }
 
 __attribute__((destructor)) static void record_finish(void)
 {
-	static uint64_t small[RECORD_SMALL_MAX + 1];
-	static char file[PATH_MAX], as[PATH_MAX];
-	struct record_mix mix = { 0 };
 	pid_t self = getpid();
 	bool forked = self != recorder;
 	struct sigaction ignore = { .sa_handler = SIG_IGN }, was;
@@ -412,14 +459,7 @@ __attribute__((destructor)) static void record_finish(void)
 	/* Past a file size limit a write fails with EFBIG, and the program keeps its exit status. */
 	sigemptyset(&ignore.sa_mask);
 	restore = sigaction(SIGXFSZ, &ignore, &was) == 0;
-	if (!record_name(as, sizeof(as), shown, "") ||
-	    (!record_name(file, sizeof(file), path, "") && !path_err))
-		path_err = ENAMETOOLONG;
-	if (!merge(&mix, small))
-		record_cannot_write(as, ENOMEM);
-	else
-		write_mix(&mix, forked, file, as);
+	write_mixes(forked);
 	if (restore)
 		sigaction(SIGXFSZ, &was, NULL);
 }
-

@@ -5,6 +5,10 @@
  *   line 1  size:probability,...       ascending sizes, non-zero ones only
  *   line 2  0:p,1:q                    disjoint, overlapping: always both
  *   line 3  alignment:probability,...  1, 2, 4 ... 64, non-zero ones only
+ *   line 4  # calls N                  the calls counted, which copyperf -d
+ *                                      reads as a comment
+ * The probabilities are rounded; N gives back each size's count (its
+ * probability times N) and says how many calls the mix stands on.
  * It runs at exit inside somebody else's program, maybe while other threads
  * still copy: raw open/write/rename, static buffers, no stdio, no malloc.
  */
@@ -145,6 +149,11 @@ static void out_lines(const struct record_mix *mix)
 		if (mix->align[i])
 			out_entry(&first, (uint64_t)1 << i, mix->align[i], pointers);
 	out_char('\n');
+
+	for (const char *c = "# calls "; *c; c++)
+		out_char(*c);
+	out_u64(mix->calls);
+	out_char('\n');
 	out_flush();
 }
 
@@ -161,8 +170,10 @@ static bool append(char *buf, size_t size, size_t *len, const char *s, const cha
 			s++;
 			continue;
 		}
-		if (*len + 1 >= size)
+		if (*len + 1 >= size) {
+			buf[*len] = '\0'; /* what fits, for a message */
 			return false;
+		}
 		buf[(*len)++] = *s;
 	}
 	buf[*len] = '\0';

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A recorded call mix as the file COPYPERF_RECORD names: what record.c hands
- * over once every thread's counts are merged, and the writer that formats it.
+ * A recorded call mix as a file COPYPERF_RECORD names (FILE.memcpy or
+ * FILE.memmove): what record.c hands over once every thread's counts of one
+ * family are merged, and the writer that formats it.
  */
 #ifndef COPYPERF_LIB_RECORD_FILE_H
 #define COPYPERF_LIB_RECORD_FILE_H
@@ -27,16 +28,19 @@ struct record_mix {
 };
 
 /*
- * Writes the three lines to a temporary file beside path, then renames it to
- * path, so no reader sees half a file.  On failure removes the temporary
- * file, says "copyperf: COPYPERF_RECORD: cannot write 'shown': reason" on
- * standard error and returns -1.  Uses no stdio and no allocation, and
- * formats numbers itself: the program may have set a locale whose decimal
- * point is a comma.
+ * Writes the three lines and "# calls N" to a temporary file beside path,
+ * then renames it to path, so no reader sees half a file.  On failure
+ * removes the temporary file, says "copyperf: COPYPERF_RECORD: cannot write
+ * 'shown': reason" on standard error and returns -1.  Uses no stdio and no
+ * allocation, and formats numbers itself: the program may have set a locale
+ * whose decimal point is a comma.
  */
 int record_file_write(const struct record_mix *mix, const char *path, const char *shown);
 
-/* name then suffix into buf, each %p as the process id; false if they do not fit in size. */
+/*
+ * name then suffix into buf, each %p as the process id; false if they do not
+ * fit in size, buf then holding as much as fits.
+ */
 bool record_name(char *buf, size_t size, const char *name, const char *suffix);
 
 /* Says "copyperf: COPYPERF_RECORD: cannot write 'shown': " and err's description; returns -1. */

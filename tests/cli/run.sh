@@ -308,6 +308,21 @@ usage_error "memmove mixes without a memmove" "none of the routines allows overl
 # A distribution file with a bad line: its path, line and column.
 printf '1:0.5,2:0.5\n0:1\n1:0.5,3:0.5\n' >"$tmp/badalign.csv"
 usage_error "alignment not a power of two" "$tmp/badalign.csv:3:7:" -d "$tmp/badalign.csv" -w 8K
+# Comment lines are skipped, and counted in the line an error names.
+printf '# a\n1:0.5,2:0.5\n# b\n0:1\n1:0.5,3:0.5\n# calls 2\n' >"$tmp/badalign.csv"
+usage_error "a bad line after comments" "$tmp/badalign.csv:5:7: alignment '3'" -d "$tmp/badalign.csv" -w 8K
+# A recording, FILE.memcpy and FILE.memmove: -d FILE reads both, each replayed by the routines
+# of its contract; a FILE with neither is named with what was looked for.
+printf '24:3,100:1\n0:1,1:0\n8:1,64:1\n# calls 4\n' >"$tmp/rec.memcpy"
+printf '# calls 2\n16:1\n0:0.5,1:0.5\n1:1\n' >"$tmp/rec.memmove"
+"$cp" -q -d "$tmp/rec" -w 8K -n 1 -t 1M -r memcpy,memmove -f json -o "$tmp/rec.json" 2>"$tmp/err" &&
+	grep -q 'not measured on the memmove mixes.*: memcpy$' "$tmp/err" &&
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; p=sys.argv[2]
+assert sorted((x["routine"], x["distribution"]) for x in r) == [("memcpy", p + ".memcpy"), ("memmove", p + ".memcpy"), ("memmove", p + ".memmove")], r
+assert all(x["verified"] for x in r), r' "$tmp/rec.json" "$tmp/rec" && ok ||
+	bad "-d on a recording's two files: $(cat "$tmp/err")"
+usage_error "no recording" "'$tmp/none' is not a shipped distribution (.*), a readable file or a recording ($tmp/none.memcpy, $tmp/none.memmove)" \
+	-d "$tmp/none"
 
 # Two shipped mixes, a small working set: every point verified, the documented JSON.
 "$cp" -q -d memcpy_3,memmove_7 -w 8K,l1 -n 3 -t 1M -r memcpy,memmove,copyperf_memcpy,copyperf_memmove \

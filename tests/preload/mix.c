@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The program test-preload records with COPYPERF_RECORD: it makes a call mix
- * known to the last call, which check_mix.py expects to find in the file.
+ * known to the last call, which check_mix.py expects to find in the files.
  *   mix known      the mix below, then a checksum of every buffer it wrote
+ *   mix moves      memmove calls only (main_moves)
  *   mix none       no copy at all
  *   mix exit N     one copy, then exit(N)
  *   mix _exit      one copy, then _exit(0): nothing is written
@@ -20,6 +21,7 @@
  *   mix dlclose SO loads SO (the shim) with dlopen, copies with its memcpy in
  *                  a thread, unloads it, then lets the thread exit
  * Every buffer is 4096-byte aligned, so an offset in it is its alignment.
+ * Unless said otherwise a mode copies with memcpy only.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -113,7 +115,15 @@ static void *lingering(void *arg)
 	return NULL;
 }
 
-/* The main thread's calls: memmove's overlaps and edges, mempcpy, the _chk entries. */
+/* Where 128 bytes of spare are all alike: a copy among them gives the same in any order. */
+#define SAME 28672u
+
+/*
+ * The main thread's calls: memmove's overlaps and edges, mempcpy, the _chk
+ * entries, and memcpy-family calls whose ranges overlap, which the recorder
+ * counts with memmove's (made where every byte is the same, so that the C
+ * library's memcpy, for which they are undefined, gives what the shim's does).
+ */
 static void main_calls(void)
 {
 	unsigned char *c = spare;
@@ -133,6 +143,33 @@ static void main_calls(void)
 	for (unsigned i = 0; i < 2; i++)
 		mov_chk(c + 20480 + 256, c + 20480 + 260, 20, 100); /* overlapping */
 	pcpy_chk(c + 24576 + 520, c + 24576 + 1024 + 4096, 100, 200);
+	for (unsigned i = 0; i < 3; i++)
+		cpy(c + SAME + 16, c + SAME + 16, 24); /* a struct onto itself */
+	for (unsigned i = 0; i < 2; i++)
+		pcpy(c + SAME + 8, c + SAME, 32);     /* overlapping, destination above */
+	cpy_chk(c + SAME + 64, c + SAME + 72, 16, 100); /* overlapping, destination below */
+}
+
+/*
+ * memmove only: overlapping with the destination above the source and below
+ * it, apart, and past the sizes counted one by one.
+ */
+static int main_moves(void)
+{
+	unsigned char *c = spare;
+
+	for (unsigned i = 0; i < REGION; i++)
+		spare[i] = (unsigned char)(i * 29 + (i >> 8));
+	for (unsigned i = 0; i < 6; i++)
+		mov(c + 8, c, 24);
+	for (unsigned i = 0; i < 5; i++)
+		mov(c + 512, c + 520, 24);
+	for (unsigned i = 0; i < 4; i++)
+		mov(c + 1024, c + 2048, 24);
+	for (unsigned i = 0; i < 3; i++)
+		mov_chk(c + 8192, c + 8192 + 64, 5000, 6000);
+	printf("spare %016llx\n", (unsigned long long)checksum(spare, REGION));
+	return 0;
 }
 
 static int known(void)
@@ -144,6 +181,8 @@ static int known(void)
 			src[w][i] = (unsigned char)(i * 131 + w * 7 + (i >> 9));
 	for (unsigned i = 0; i < REGION; i++)
 		spare[i] = (unsigned char)(i * 17 + (i >> 7));
+	for (unsigned i = SAME; i < SAME + 128; i++)
+		spare[i] = 0x5a;
 	sem_init(&lingering_done, 0, 0);
 	pthread_barrier_init(&all_counted, NULL, WORKERS + 1);
 	for (unsigned w = 0; w <= WORKERS; w++) {
@@ -334,6 +373,8 @@ int main(int argc, char **argv)
 		return known();
 	if (strcmp(what, "none") == 0)
 		return 0;
+	if (strcmp(what, "moves") == 0)
+		return main_moves();
 	if (strcmp(what, "fork") == 0 || strcmp(what, "rawfork") == 0)
 		return forks(what[0] == 'r');
 	if (strcmp(what, "signals") == 0)
@@ -357,7 +398,7 @@ int main(int argc, char **argv)
 		_exit(0);
 	if (strcmp(what, "chdir") == 0 && argc > 2)
 		return chdir(argv[2]) == 0 ? 0 : 1;
-	fprintf(stderr, "usage: mix [known | none | exit N | _exit | fork | rawfork | chdir DIR | "
-			"threads N | late N | signals | fsize N | dlclose SO]\n");
+	fprintf(stderr, "usage: mix [known | moves | none | exit N | _exit | fork | rawfork | "
+			"chdir DIR | threads N | late N | signals | fsize N | dlclose SO]\n");
 	return 2;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The recorded call mixes: every shipped file, the forms a file may take, each way a file
- * can be wrong (refused at its line and column), the -d words and where the shipped files are
- * found.  Run from the top of the tree, like every unit test: it reads data/distributions/.
+ * The recorded call mixes: every shipped file, the forms a file may take (comment lines
+ * included), each way a file can be wrong (refused at its line and column), the -d words (a
+ * recording's two files too) and where the shipped files are found.  Run from the top of the tree, like every unit test: it reads data/distributions/.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -243,6 +243,130 @@ static void test_numbers_and_kind(void **state)
 	distribution_free(&d);
 }
 
+/* The mix as written without comments, for the comparisons below. */
+static void same_mix(const struct distribution *a, const struct distribution *b)
+{
+	assert_int_equal(a->n_sizes, b->n_sizes);
+	for (size_t i = 0; i < a->n_sizes; i++) {
+		assert_int_equal(a->sizes[i].value, b->sizes[i].value);
+		assert_true(a->sizes[i].p == b->sizes[i].p);
+		assert_int_equal(a->sizes[i].column, b->sizes[i].column);
+	}
+	assert_true(a->overlap == b->overlap);
+	assert_int_equal(a->n_aligns, b->n_aligns);
+	for (size_t i = 0; i < a->n_aligns; i++) {
+		assert_int_equal(a->aligns[i].value, b->aligns[i].value);
+		assert_true(a->aligns[i].p == b->aligns[i].p);
+	}
+	assert_true(a->mean_size == b->mean_size);
+	assert_int_equal(a->kind, b->kind);
+}
+
+/*
+ * Lines that start with '#' are skipped wherever they are, and counted in the line numbers
+ * kept for later errors; COPYPERF_RECORD's own "# calls N" among them.
+ */
+static void test_comments(void **state)
+{
+	static const char *const texts[] = {
+		"7:3,64:1\n0:0.75,1:0.25\n1:1,8:3\n# calls 4\n",
+		"# calls 4\n7:3,64:1\n0:0.75,1:0.25\n1:1,8:3\n",
+		"#\n# a comment, : and , in it\n7:3,64:1\n#\n0:0.75,1:0.25\n#x\n1:1,8:3",
+		"7:3,64:1\r\n# between\r\n0:0.75,1:0.25\r\n1:1,8:3\r\n# calls 4\r\n#\r\n",
+		"7:3,64:1\n0:0.75,1:0.25\n1:1,8:3\n# no newline at the end",
+		"7:3,64:1\n0:0.75,1:0.25\n1:1,8:3\n#",
+	};
+	static const unsigned size_line[] = { 1, 2, 3, 1, 1, 1 };
+	static const unsigned align_line[] = { 3, 4, 7, 4, 3, 3 };
+	struct distribution plain, d;
+
+	(void)state;
+	read_ok(&plain, write_text("plain.csv", "7:3,64:1\n0:0.75,1:0.25\n1:1,8:3\n"), NULL);
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		read_ok(&d, write_text("commented.csv", texts[i]), NULL);
+		same_mix(&d, &plain);
+		assert_int_equal(d.sizes[0].line, size_line[i]);
+		assert_int_equal(d.largest->line, size_line[i]);
+		assert_int_equal(d.aligns[1].line, align_line[i]);
+		distribution_free(&d);
+	}
+	assert_near(plain.overlap, 0.25, 1e-15);
+	assert_int_equal(plain.kind, DIST_MEMMOVE);
+	distribution_free(&plain);
+}
+
+/* The errors of a file with comments name the line an editor shows. */
+static void test_bad_files_with_comments(void **state)
+{
+	static const struct {
+		const char *text;
+		unsigned line, column;
+		const char *reason;
+	} cases[] = {
+		{ "# only a comment\n", 2, 1, "not three lines: line 2 (sizes) is missing" },
+		{ "# only a comment", 2, 1, "not three lines: line 2 (sizes) is missing" },
+		{ "# calls 1\n1:1\n", 3, 1, "not three lines: line 3 (overlaps) is missing" },
+		{ "1:1\n# c\n0:1\n# c\n", 5, 1, "not three lines: line 5 (alignments) is missing" },
+		{ "1:1\n#\n\n8:1\n", 3, 1, "not three lines: line 3 (overlaps) is empty" },
+		{ "1:1\n0:1\n8:1\n# calls 1\n1:1\n", 5, 1, "not three lines: line 5 is one too many" },
+		{ "1:1\n0:1\n8:1\n# calls 1\n\n", 5, 1, "not three lines: line 5 is one too many" },
+		{ "# a\n1:1\n# b\n2:1\n8:1\n", 4, 1, "overlap '2' is neither 0 nor 1" },
+		{ "#\r\n#\r\n1:1\r\n0:1\r\n8:1,3:1\r\n", 5, 5, "alignment '3' is not a power of two" },
+		{ "#\n1:0.5,2:0.2,1:0.3\n0:1\n8:1\n", 2, 13, "sizes key 1 is on the line twice" },
+		/* '#' starts a comment only as a line's first character */
+		{ "1:1,# c\n0:1\n8:1\n", 1, 5, "'# c' is not number:probability" },
+		{ " # c\n1:1\n0:1\n8:1\n", 1, 1, "' # c' is not number:probability" },
+		{ "1:1\n0:1\n8:1 # c\n", 3, 1, "'8:1 # c' is not number:probability" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char name[32], want[PATH_MAX + 32], err[512] = "";
+		struct distribution d;
+		const char *path;
+
+		snprintf(name, sizeof(name), "bad_comment_%02zu.csv", i);
+		path = write_text(name, cases[i].text);
+		snprintf(want, sizeof(want), "%s:%u:%u: %s", path, cases[i].line, cases[i].column,
+			 cases[i].reason);
+		assert_int_equal(distribution_read(&d, path, NULL, err, sizeof(err)), -1);
+		if (strncmp(err, want, strlen(want)))
+			fail_msg("case %zu: got '%s', want '%s...'", i, err, want);
+		assert_null(d.name);
+		assert_null(d.sizes);
+	}
+}
+
+/* A recording's two files: the ending names the kind, whatever the start or the overlap. */
+static void test_kind_from_the_ending(void **state)
+{
+	static const struct {
+		const char *name;
+		enum dist_kind kind;
+	} cases[] = {
+		{ "mix.memcpy", DIST_MEMCPY },
+		{ "mix.1234.MemCpy", DIST_MEMCPY },
+		{ "memmove_like.memcpy", DIST_MEMCPY },
+		{ "mix.memmove", DIST_MEMMOVE },
+		{ "memcpy_like.memmove", DIST_MEMMOVE },
+		{ "memcpy.x", DIST_MEMCPY },      /* the start, as for the shipped names */
+		{ "x.memcpy/mix", DIST_MEMMOVE }, /* a directory's name says nothing: the overlap */
+		{ "mix.memcpyx", DIST_MEMMOVE },
+	};
+	struct distribution d;
+
+	(void)state;
+	write_text("overlapping.csv", "8:1\n0:0.5,1:0.5\n8:1\n");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/overlapping.csv", tmp);
+		read_ok(&d, path, cases[i].name);
+		if (d.kind != cases[i].kind)
+			fail_msg("%s: kind %d, want %d", cases[i].name, d.kind, cases[i].kind);
+		distribution_free(&d);
+	}
+}
+
 static void test_bad_files(void **state)
 {
 #define OK23 "\n0:1\n8:1\n"
@@ -469,6 +593,71 @@ static void test_expand_words(void **state)
 	words_free(&w);
 }
 
+/* -d FILE with no file FILE: FILE.memcpy and FILE.memmove, those that exist, read as two. */
+static void test_expand_recording(void **state)
+{
+	char base[sizeof(tmp) + 8], want[2][sizeof(base) + 16], err[512], twice[512];
+	char *words[2] = { base, NULL };
+	struct words w = { 0 };
+	struct distribution *d;
+	size_t n;
+
+	(void)state;
+	snprintf(base, sizeof(base), "%s/rec", tmp);
+	write_text("rec.memcpy", "8:1\n0:1\n8:1\n# calls 1\n");
+	write_text("rec.memmove", "16:1\n0:0.5,1:0.5\n8:1\n# calls 2\n");
+	snprintf(want[0], sizeof(want[0]), "%s.memcpy", base);
+	snprintf(want[1], sizeof(want[1]), "%s.memmove", base);
+	expand_ok(&w, base);
+	assert_int_equal(w.n, 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_string_equal(w.names[i], want[i]);
+		assert_string_equal(w.paths[i], want[i]);
+	}
+	words_free(&w);
+
+	/* Read as two mixes, each of its own kind */
+	if (distribution_load(words, 1, &d, &n, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(n, 2);
+	assert_string_equal(d[0].name, want[0]);
+	assert_int_equal(d[0].kind, DIST_MEMCPY);
+	assert_int_equal(d[0].max_size, 8);
+	assert_string_equal(d[1].name, want[1]);
+	assert_int_equal(d[1].kind, DIST_MEMMOVE);
+	assert_int_equal(d[1].max_size, 16);
+	distributions_free(d, n);
+
+	/* One of them named as well: the same mix twice */
+	words[1] = want[1];
+	assert_int_equal(distribution_load(words, 2, &d, &n, err, sizeof(err)), -1);
+	snprintf(twice, sizeof(twice), "--distribution: %s is given twice", want[1]);
+	assert_string_equal(err, twice);
+	assert_null(d);
+
+	/* Only the memmove file: that one */
+	assert_int_equal(unlink(want[0]), 0);
+	expand_ok(&w, base);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.names[0], want[1]);
+	words_free(&w);
+
+	/* A file named FILE itself is FILE, whatever lies beside it */
+	write_text("rec", "32:1\n0:1\n8:1\n");
+	expand_ok(&w, base);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.names[0], base);
+	words_free(&w);
+	assert_int_equal(unlink(base), 0);
+
+	/* A directory called FILE.memmove is no recording */
+	assert_int_equal(unlink(want[1]), 0);
+	assert_int_equal(mkdir(want[1], 0755), 0);
+	assert_int_equal(distribution_expand(base, &w.names, &w.paths, &w.n, err, sizeof(err)), -1);
+	assert_int_equal(w.n, 0);
+	assert_int_equal(rmdir(want[1]), 0);
+}
+
 static void test_expand_bad_words(void **state)
 {
 	const char *const words[] = { "foo", "memcpy_9", "memcpy_", "memmove_fleets", "",
@@ -484,9 +673,9 @@ static void test_expand_bad_words(void **state)
 				 -1);
 		snprintf(want, sizeof(want),
 			 "--distribution: '%s' is not a shipped distribution (fleet, memcpy, memmove, "
-			 "all, memcpy_0..8, memcpy_fleet, memmove_0..8, memmove_fleet) nor a "
-			 "readable file",
-			 words[i]);
+			 "all, memcpy_0..8, memcpy_fleet, memmove_0..8, memmove_fleet), a readable "
+			 "file or a recording (%s.memcpy, %s.memmove)",
+			 words[i], words[i], words[i]);
 		assert_string_equal(err, want);
 		assert_int_equal(w.n, 0);
 		words_free(&w);
@@ -554,11 +743,15 @@ int main(void)
 		cmocka_unit_test(test_known_facts),
 		cmocka_unit_test(test_loose_but_valid),
 		cmocka_unit_test(test_numbers_and_kind),
+		cmocka_unit_test(test_comments),
+		cmocka_unit_test(test_bad_files_with_comments),
+		cmocka_unit_test(test_kind_from_the_ending),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_odd_bytes_and_limits),
 		cmocka_unit_test(test_unreadable),
 		cmocka_unit_test(test_endless_pipe),
 		cmocka_unit_test(test_expand_words),
+		cmocka_unit_test(test_expand_recording),
 		cmocka_unit_test(test_expand_bad_words),
 		cmocka_unit_test(test_datadir_from_the_environment),
 	};

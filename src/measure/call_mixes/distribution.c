@@ -2,7 +2,9 @@
 /*
  * Reads fleetbench's three-line call mixes.  The file is read a character at a time, so only
  * the pairs kept grow with it, and both its bytes and each line's pairs are bounded: a huge or
- * endless file is refused, never slurped.
+ * endless file is refused, never slurped.  A line that starts with '#' is a comment wherever
+ * it is (COPYPERF_RECORD adds "# calls N"): skipped whole, but counted in the line numbers of
+ * errors, so that they point at the line an editor shows.
  */
 #include <errno.h>
 #include <math.h>
@@ -25,7 +27,8 @@ static const char *const line_what[3] = { "sizes", "overlaps", "alignments" };
 struct reader {
 	FILE *f;
 	const char *path;
-	unsigned line;   /* being read, 1-based */
+	unsigned line;   /* being read, 1-based, comments counted */
+	unsigned what;   /* which of the three it is, 1-based */
 	unsigned column; /* of the next character */
 	size_t bytes;
 	char *err;
@@ -126,7 +129,7 @@ static int read_key(struct reader *r, const char *key, unsigned column, uint64_t
 	errno = 0;
 	*v = whole(key) ? strtoull(key, NULL, 10) : 0;
 	big = errno == ERANGE;
-	switch (r->line) {
+	switch (r->what) {
 	case 1:
 		if (!whole(key))
 			return bad(r, column, "size '%s' is not a whole number", key);
@@ -209,11 +212,11 @@ static int settle_line(struct reader *r, struct dist_value *v, size_t *n)
 			twice = &v[i];
 	if (twice)
 		return bad(r, twice->column, "%s key %llu is on the line twice (first at column %u)",
-			   line_what[r->line - 1], (unsigned long long)twice->value, twice[-1].column);
+			   line_what[r->what - 1], (unsigned long long)twice->value, twice[-1].column);
 	for (size_t i = 0; i < *n; i++)
 		most = fmax(most, v[i].p);
 	if (most == 0)
-		return bad(r, 1, "every probability on the %s line is 0", line_what[r->line - 1]);
+		return bad(r, 1, "every probability on the %s line is 0", line_what[r->what - 1]);
 	/* Scaled by the largest first, so that huge probabilities cannot add up to infinity. */
 	for (size_t i = 0; i < *n; i++)
 		sum += v[i].p / most;
@@ -229,19 +232,40 @@ static int settle_line(struct reader *r, struct dist_value *v, size_t *n)
 }
 
 /*
- * Line `line` (1-based) of the file, from its first character, into a malloc'd *v, and the
- * character that ended it ('\n' or EOF) into *end.  Returns 0, or -1 with the error set.
+ * The first character of the next line that is not a comment, or EOF or GET_FAIL; the
+ * comment lines before it are read whole and counted in r->line.
  */
-static int read_line(struct reader *r, unsigned line, struct dist_value **v, size_t *n, int *end)
+static int skip_comments(struct reader *r)
+{
+	int c;
+
+	while ((c = get_text(r)) == '#') {
+		do
+			c = get_text(r);
+		while (c != '\n' && c != EOF && c != GET_FAIL);
+		if (c == GET_FAIL)
+			return c;
+		r->line++;
+		if (c == EOF)
+			return c;
+	}
+	return c;
+}
+
+/*
+ * Data line `what` (1-based) of the file, from the next line that is not a comment, into a
+ * malloc'd *v, and the character that ended it ('\n' or EOF) into *end; r->line then counts
+ * it.  Returns 0, or -1 with the error set.
+ */
+static int read_line(struct reader *r, unsigned what, struct dist_value **v, size_t *n, int *end)
 {
 	char text[MAX_PAIR + 1];
 	size_t cap = 0, len = 0;
 	unsigned column = 1;
-	int c;
+	int c = skip_comments(r);
 
-	r->line = line;
-	for (;;) {
-		c = get_text(r);
+	r->what = what;
+	for (;; c = get_text(r)) {
 		if (c == GET_FAIL)
 			return -1;
 		if (c != ',' && c != '\n' && c != EOF) {
@@ -251,8 +275,8 @@ static int read_line(struct reader *r, unsigned line, struct dist_value **v, siz
 			continue;
 		}
 		if (!len && !*n && c != ',')
-			return bad(r, 1, "not three lines: line %u (%s) is %s", line,
-				   line_what[line - 1], c == EOF ? "missing" : "empty");
+			return bad(r, 1, "not three lines: line %u (%s) is %s", r->line,
+				   line_what[what - 1], c == EOF ? "missing" : "empty");
 		if (*n == MAX_PAIRS)
 			return bad(r, column, "more than %u pairs on a line", MAX_PAIRS);
 		if (*n == cap) {
@@ -268,14 +292,20 @@ static int read_line(struct reader *r, unsigned line, struct dist_value **v, siz
 			return -1;
 		if (c != ',') {
 			*end = c;
-			return settle_line(r, *v, n);
+			if (settle_line(r, *v, n))
+				return -1;
+			r->line++;
+			return 0;
 		}
 		len = 0;
 		column = r->column;
 	}
 }
 
-/* The three lines, each into v[i] (n[i] values); after the third, nothing but the end. */
+/*
+ * The three lines, each into v[i] (n[i] values); after the third, nothing but comments and
+ * the end.
+ */
 static int read_lines(struct reader *r, struct dist_value *v[3], size_t n[3])
 {
 	struct stat st;
@@ -283,24 +313,41 @@ static int read_lines(struct reader *r, struct dist_value *v[3], size_t n[3])
 
 	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > MAX_FILE)
 		return too_large(r);
-	for (unsigned line = 1; line <= 3; line++)
-		if (read_line(r, line, &v[line - 1], &n[line - 1], &end))
+	for (unsigned what = 1; what <= 3; what++)
+		if (read_line(r, what, &v[what - 1], &n[what - 1], &end))
 			return -1;
 	if (end == '\n') {
-		end = get(r);
+		end = skip_comments(r);
 		if (end == GET_FAIL)
 			return -1;
 		if (end != EOF)
-			return fail_at(r, 4, 1, "not three lines: line 4 is one too many");
+			return fail_at(r, r->line, 1, "not three lines: line %u is one too many",
+				       r->line);
 	}
 	return 0;
 }
 
-/* The name's file name (its base name) tells the kind where it says; else any overlap does. */
+/* Whether name ends in tail, in any case. */
+static int ends_in(const char *name, const char *tail)
+{
+	size_t n = strlen(name), t = strlen(tail);
+
+	return n >= t && !strcasecmp(name + n - t, tail);
+}
+
+/*
+ * The kind, from the name where it says: first its ending, as COPYPERF_RECORD names its two
+ * files (FILE.memcpy, FILE.memmove), then the start of its base name, as the shipped mixes
+ * are named (memcpy_3, memmove_fleet); else any overlap makes it a memmove mix.
+ */
 static enum dist_kind kind_of(const char *name, double overlap)
 {
 	const char *slash = strrchr(name, '/'), *base = slash ? slash + 1 : name;
 
+	if (ends_in(base, ".memmove"))
+		return DIST_MEMMOVE;
+	if (ends_in(base, ".memcpy"))
+		return DIST_MEMCPY;
 	if (!strncasecmp(base, "memmove", 7))
 		return DIST_MEMMOVE;
 	if (!strncasecmp(base, "memcpy", 6))
@@ -311,7 +358,7 @@ static enum dist_kind kind_of(const char *name, double overlap)
 int distribution_read(struct distribution *d, const char *path, const char *name, char *err,
 		      size_t errlen)
 {
-	struct reader r = { .path = path, .column = 1, .err = err, .errlen = errlen };
+	struct reader r = { .path = path, .line = 1, .column = 1, .err = err, .errlen = errlen };
 	struct dist_value *v[3] = { NULL, NULL, NULL };
 	size_t n[3] = { 0, 0, 0 };
 	int rc;

@@ -6,6 +6,8 @@
  *   line 1  size:probability,...        (sizes in bytes, whole numbers >= 0)
  *   line 2  overlap:probability,...     (0: disjoint, 1: overlapping)
  *   line 3  alignment:probability,...   (powers of two: the largest that divides the pointer)
+ * Lines that start with '#' are comments, before, between or after these
+ * (COPYPERF_RECORD writes "# calls N" after them).
  */
 #ifndef COPYPERF_DISTRIBUTION_H
 #define COPYPERF_DISTRIBUTION_H
@@ -23,7 +25,10 @@ struct dist_value {
 /*
  * How a mix is replayed: memcpy calls between two disjoint buffers (the
  * overlap line is ignored: overlapping memcpy is undefined), or memmove
- * calls inside one buffer, overlapping as often as line 2 says.
+ * calls inside one buffer, overlapping as often as line 2 says.  The name
+ * says which where it can: one ending in .memcpy or .memmove (the files
+ * COPYPERF_RECORD writes), else one whose base name starts with memcpy or
+ * memmove (the shipped mixes); any other is memmove if it ever overlaps.
  */
 enum dist_kind { DIST_MEMCPY, DIST_MEMMOVE };
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The distribution files a run reads: what each -d word names (shipped call mixes by name or
- * family, or a file of one's own), and the data directory the shipped ones are found in.
+ * family, a file of one's own, or the two files of a recording), and the data directory the
+ * shipped ones are found in.
  */
 #include <ctype.h>
 #include <limits.h>
@@ -178,6 +179,30 @@ static int no_memory(char *err, size_t errlen)
 	return -1;
 }
 
+/*
+ * A recording: COPYPERF_RECORD=FILE writes FILE.memcpy and FILE.memmove (only those its
+ * program called), and -d FILE takes those there are, each a mix of its own named by its
+ * path, so that each is replayed with the routines of its contract.  Returns 1 if word
+ * names one, 0 if not, -1 with the error set.
+ */
+static int recording(const char *word, char ***names, char ***paths, size_t *n, char *err,
+		     size_t errlen)
+{
+	static const char *const suffix[] = { ".memcpy", ".memmove" };
+	char path[PATH_MAX];
+	int found = 0;
+
+	for (unsigned i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s%s", word, suffix[i]) >= sizeof(path) ||
+		    !is_type(path, S_IFREG))
+			continue;
+		if (append(names, paths, n, path, path))
+			return no_memory(err, errlen);
+		found = 1;
+	}
+	return found;
+}
+
 int distribution_expand(const char *word, char ***names, char ***paths, size_t *n, char *err,
 			size_t errlen)
 {
@@ -186,11 +211,17 @@ int distribution_expand(const char *word, char ***names, char ***paths, size_t *
 	const char *dir;
 
 	if (!shipped_range(word, &first, &count)) {
+		int recorded;
+
 		if (is_type(word, S_IFREG))
 			return append(names, paths, n, word, word) ? no_memory(err, errlen) : 0;
+		recorded = recording(word, names, paths, n, err, errlen);
+		if (recorded)
+			return recorded < 0 ? -1 : 0;
 		snprintf(err, errlen,
-			 "--distribution: '%s' is not a shipped distribution (%s) nor a readable file",
-			 word, valid_words);
+			 "--distribution: '%s' is not a shipped distribution (%s), a readable file "
+			 "or a recording (%s.memcpy, %s.memmove)",
+			 word, valid_words, word, word);
 		return -1;
 	}
 	dir = distribution_dir();

@@ -15,8 +15,10 @@
  * *names and *paths (both malloc'd, grown as needed, *n counting them):
  * a shipped short name (memcpy_0 ... memcpy_8, memcpy_fleet, memmove_0 ...
  * memmove_fleet, any case), "fleet" (memcpy_fleet), "memcpy" or "memmove"
- * (their ten), "all" (the twenty), or else a file path.  Returns 0, or -1
- * with a one-line reason that names the word.
+ * (their ten), "all" (the twenty), or else a file path, or else, when no
+ * file has that path, a recording's WORD.memcpy and WORD.memmove, those of
+ * the two that exist, each named by its path.  Returns 0, or -1 with a
+ * one-line reason that names the word.
  */
 int distribution_expand(const char *word, char ***names, char ***paths, size_t *n, char *err,
 			size_t errlen);
