@@ -2,23 +2,9 @@
 /* The JSON results' columns, one row per point; samples joined by ';'; a replay adds its seed. */
 #include <stdlib.h>
 #include <string.h>
+#include "csv_field.h"
 #include "output.h"
 #include "xalloc.h"
-
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 /*
  * Mean counts per measurement, then cycles/byte and bytes/cycle (and cycles/call
