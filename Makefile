@@ -88,8 +88,11 @@ $(BUILD)/%.o: %.S
 $(BUILD)/src/%.o: ALL_CFLAGS += -Isrc -pthread
 # libnuma and routines from shared objects are loaded with dlopen (src/measure/placement/numa.c,
 # src/measure/backends/shared_routine.c), which a static program cannot do.
-$(BUILD)/src/measure/placement/numa.o $(BUILD)/src/measure/backends/shared_routine.o: \
-	ALL_CFLAGS += $(if $(STATIC),-DCOPYPERF_NO_DLOPEN)
+# src/program/run.c loads the preload shim to check it; a static program reads its ELF header.
+$(BUILD)/src/measure/placement/numa.o $(BUILD)/src/measure/backends/shared_routine.o \
+	$(BUILD)/src/program/run.o: ALL_CFLAGS += $(if $(STATIC),-DCOPYPERF_NO_DLOPEN)
+# `copyperf program` preloads the installed shim when none is built beside it.
+$(BUILD)/src/builtin-program.o: ALL_CFLAGS += -DCOPYPERF_PRELOADDIR='"$(PRELOADDIR)"'
 
 $(LIB_A): $(LIB_OBJ)
 	@rm -f $@

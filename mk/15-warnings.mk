@@ -20,7 +20,10 @@ test-warnings:
 		$(if $(LIB_LAYOUT),tests/lib/layout.sh build/werror-$$cc/$(LIB_SO_FILE) || exit 1;) \
 	done
 
-test-sanitize-cli: $(SHARED_ROUTINES)
+test-sanitize-cli: $(SHARED_ROUTINES) $(PRELOAD_SO) $(PROGRAM_COPIER) $(PROGRAM_BROKEN_SHIM)
 	@$(SAN_MAKE) $(SAN_BUILD)/copyperf $(SAN_BUILD)/tests/copyperf-broken
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		tests/cli/run.sh $(SAN_BUILD)/copyperf $(SAN_BUILD)/tests/copyperf-broken $(SHARED_ROUTINES)
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		tests/program/run.sh $(SAN_BUILD)/copyperf $(PRELOAD_SO) $(PROGRAM_COPIER) \
+		$(PROGRAM_BROKEN_SHIM) $(SHARED_ROUTINES)

@@ -17,4 +17,7 @@ int cmd_compare(int argc, char **argv);
 /* `copyperf plot`: 0, 1 (gnuplot failed) or 2 (bad input). */
 int cmd_plot(int argc, char **argv);
 
+/* `copyperf program`: 0, 1 (the command failed, or its outputs differ), 2 (bad input) or 128+N. */
+int cmd_program(int argc, char **argv);
+
 #endif

@@ -307,11 +307,13 @@ int main(int argc, char **argv)
 	int status = 0;
 
 	hold_standard_streams();
-	/* The subcommands read results files and take their own options. */
+	/* The subcommands take their own options. */
 	if (argc > 1 && !strcmp(argv[1], "plot"))
 		return cmd_plot(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "program"))
+		return cmd_program(argc - 1, argv + 1);
 	if (options_parse(argc, argv, &o, err, sizeof(err))) {
 		options_free(&o);
 		return usage_error(err);

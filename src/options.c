@@ -30,6 +30,7 @@ const char options_usage[] =
 	"usage: copyperf [options]\n"
 	"       copyperf plot -o FILE.svg|FILE.png RESULTS.json...\n"
 	"       copyperf compare [--threshold PCT] A.json[,A2.json...] B.json[,B2.json...]\n"
+	"       copyperf program [options] -- CMD [ARGS...]\n"
 	"Times memory-copy routines the way the 2008 MPC8313 experiment did: a fixed total\n"
 	"copied through two buffers in chunks, for each chunk size and routine.\n"
 	"\n"
@@ -82,7 +83,8 @@ const char options_usage[] =
 	"\n"
 	"Every copy is verified after it is timed; a routine that copies wrongly is reported\n"
 	"as FAILED with the first wrong offset, and copyperf exits 1.  Bad options exit 2.\n"
-	"`copyperf plot --help` and `copyperf compare --help` describe the subcommands.\n";
+	"`copyperf plot --help`, `copyperf compare --help` and `copyperf program --help` describe\n"
+	"the subcommands.\n";
 
 enum { OPT_LIST = 256, OPT_CPU, OPT_VERSION, OPT_KERNEL, OPT_QUIET, OPT_PLOT, OPT_COUNTERS,
        OPT_SEED, OPT_PAGES, OPT_NUMA };

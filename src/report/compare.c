@@ -36,7 +36,9 @@ static void ratio_add(struct routine_ratios *g, size_t *ng, const struct result_
 static void describe(const char *name, const struct result_set *s)
 {
 	printf("%s: %s: %s, %s, ", name, s->source, s->cpu, s->kernel);
-	if (!result_set_is_replay(s))
+	if (result_set_is_program(s))
+		printf("a program run without and with the preload shim");
+	else if (!result_set_is_replay(s))
 		printf("cache %s, %llu bytes per point", s->cache, (unsigned long long)s->total);
 	else if (s->seeds_vary)
 		printf("recorded call mixes replayed, seeds vary");
@@ -237,6 +239,10 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 	size_t on_repeats = 0; /* points of pooled sides that one run of a side lacked */
 	double floor = 1 - threshold / 100;
 	bool replay = result_set_is_replay(a) || result_set_is_replay(b);
+	/* a program's runs are seconds long: seconds per run where a replay shows ns per call */
+	bool program = result_set_is_program(a) && result_set_is_program(b);
+	double unit = program ? 1 : 1e9;
+	const char *per = program ? "run" : "call", *tested;
 	bool threads = threaded(a) || threaded(b);
 
 	describe("A", a);
@@ -246,32 +252,35 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 		       "align), so their difference is partly the options'\n");
 	if (replay) {
 		call_lists_note(a, b);
-		printf("time: median ns per call of each point's repeats, +- half their range;\n"
-		       "B/A: A's time over B's, a speed ratio; below 1: B is slower\n");
+		printf("time: median %s per %s of each point's repeats, +- half their range;\n"
+		       "B/A: A's time over B's, a speed ratio; below 1: B is slower\n",
+		       program ? "seconds" : "ns", per);
 	} else {
 		printf("speed: median of each point's repeats, MB/s = 2^20 bytes/s, +- half their "
 		       "range;\nB/A below 1: B is slower\n");
 	}
 	/* a time and its speed rank alike: the test is the same either way */
+	if (a->runs > 1 && b->runs > 1)
+		tested = !replay ? "speed (the runs are the samples)"
+			 : program ? "time per run (the runs are the samples)"
+				   : "time per call (the runs are the samples)";
+	else
+		tested = !replay ? "speeds within the run" : program ? "times per run" : "times per call within the run";
 	printf("test: Mann-Whitney U, two-sided, on %s %s; '*' where p < %.2f\n\n",
-	       a->runs > 1 && b->runs > 1 ? "each run's median" : "the repeats'",
-	       a->runs > 1 && b->runs > 1 ? (replay ? "time per call (the runs are the samples)"
-						    : "speed (the runs are the samples)")
-					  : (replay ? "times per call within the run"
-						    : "speeds within the run"),
-	       COMPARE_ALPHA);
+	       a->runs > 1 && b->runs > 1 ? "each run's median" : "the repeats'", tested, COMPARE_ALPHA);
 	if (a->runs > 1 && b->runs > 1 && mann_whitney_min_p(a->runs, b->runs) >= COMPARE_ALPHA)
 		printf("note: %u runs against %u can never differ with p < %.2f; pool 4 or more a "
 		       "side\n\n",
 		       a->runs, b->runs, COMPARE_ALPHA);
 	if (replay)
-		printf("%-18s %-6s %-16s %-11s", "routine", "space", "distribution", "working set");
+		printf("%-18s %-6s %-16s %-11s", "routine", "space", program ? "command" : "distribution",
+		       program ? "" : "working set");
 	else
 		printf("%-18s %-6s %9s", "routine", "space", "chunk [B]");
 	if (threads)
 		printf(" %7s", "threads");
-	printf(" %12s %6s %12s %6s %7s %8s\n", replay ? "A ns/call" : "A MB/s", "+-",
-	       replay ? "B ns/call" : "B MB/s", "+-", "B/A", "p");
+	printf(" %12s %6s %12s %6s %7s %8s\n", program ? "A s/run" : replay ? "A ns/call" : "A MB/s", "+-",
+	       program ? "B s/run" : replay ? "B ns/call" : "B MB/s", "+-", "B/A", "p");
 	for (size_t i = 0; i < a->n; i++) {
 		const struct result_row *ra = &a->rows[i], *rb = result_set_find(b, ra);
 		struct verdict v;
@@ -292,9 +301,9 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 		approx += !v.test.exact;
 		compared++;
 		/* a replay's speed is calls per second: shown as the time of one call */
-		printf(" %12.*f %5.1f%% %12.*f %5.1f%% %7.3f %8.4f%s%s\n", replay ? 2 : 1,
-		       replay ? 1e9 / v.a.median : v.a.median / BYTES_PER_MB, half_range(&v.a),
-		       replay ? 2 : 1, replay ? 1e9 / v.b.median : v.b.median / BYTES_PER_MB,
+		printf(" %12.*f %5.1f%% %12.*f %5.1f%% %7.3f %8.4f%s%s\n", program ? 4 : replay ? 2 : 1,
+		       replay ? unit / v.a.median : v.a.median / BYTES_PER_MB, half_range(&v.a),
+		       program ? 4 : replay ? 2 : 1, replay ? unit / v.b.median : v.b.median / BYTES_PER_MB,
 		       half_range(&v.b), v.ratio, v.test.p, v.significant ? " *" : "",
 		       v.regression ? " regression" : "");
 		ratio_add(groups, &n_groups, ra, v.ratio);

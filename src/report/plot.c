@@ -130,7 +130,10 @@ static void title(FILE *f, const struct result_set *s, bool replay)
 	format_size(s->total, total, sizeof(total));
 	format_size(s->buffer, buffer, sizeof(buffer));
 	snprintf(machine, sizeof(machine), "copyperf: %s, %s", s->cpu, s->kernel);
-	if (replay)
+	if (result_set_is_program(s))
+		snprintf(line, sizeof(line), "a program without and with the preload shim, %u runs a side",
+			 s->repeat);
+	else if (replay)
 		snprintf(line, sizeof(line), "recorded call mixes replayed, seed %llu, %u repeats",
 			 (unsigned long long)s->seed, s->repeat);
 	else
@@ -327,6 +330,7 @@ static void replay_datablock(FILE *f, const struct result_row **rows, size_t n,
 		const struct result_row *r = NULL;
 		char label[256];
 		struct summary sum;
+		double unit;
 
 		for (size_t i = 0; i < n && !r; i++)
 			r = row_same_place(rows[i], c->rows[k]) ? rows[i] : NULL;
@@ -339,9 +343,13 @@ static void replay_datablock(FILE *f, const struct result_row **rows, size_t n,
 			fputs(" NaN NaN NaN\n", f);
 			continue;
 		}
-		/* the speeds are calls per second: the slowest call time is the lowest speed's */
+		/*
+		 * the speeds are calls per second: the slowest call time is the lowest
+		 * speed's; a program's "calls" are runs, seconds long
+		 */
 		row_speed_summary(r, &sum);
-		fprintf(f, " %.6g %.6g %.6g\n", 1e9 / sum.median, 1e9 / sum.max, 1e9 / sum.min);
+		unit = row_is_program(r) ? 1 : 1e9;
+		fprintf(f, " %.6g %.6g %.6g\n", unit / sum.median, unit / sum.max, unit / sum.min);
 	}
 }
 
@@ -451,18 +459,24 @@ static void threads_axes(FILE *f, const char *path, const struct result_set *set
 static void replay_axes(FILE *f, const char *path, const struct result_set *sets, size_t n_sets,
 			const struct categories *c)
 {
+	bool program = true;
+
+	for (size_t s = 0; s < n_sets; s++)
+		program = program && result_set_is_program(&sets[s]);
 	double cluster = ((double)count_lines(sets, n_sets, false) + 1.5) * 12;
 	int width = (int)(120 + cluster * (double)c->n);
 
 	width = width > PLOT_WIDTH ? width : PLOT_WIDTH;
 	fprintf(f, "set terminal %s size %d,%d\n", terminal_for(path), width, PLOT_HEIGHT);
 	fputs("set style data histogram\nset style histogram errorbars gap 1.5 lw 1\n"
-	      "set style fill solid 0.75 border -1\nset datafile missing NaN\n"
-	      "set xlabel 'distribution and working set'\n"
-	      "set ylabel 'time per call [ns]: median, min-max bars'\n"
-	      "set yrange [0:*]\nset grid ytics\n"
-	      "set key below horizontal samplen 3 spacing 1.1 height 1\n",
-	      f);
+	      "set style fill solid 0.75 border -1\nset datafile missing NaN\n", f);
+	if (program)
+		fputs("set xlabel 'program'\nset ylabel 'time per run [s]: median, min-max bars'\n", f);
+	else
+		fputs("set xlabel 'distribution and working set'\n"
+		      "set ylabel 'time per call [ns]: median, min-max bars'\n", f);
+	fputs("set yrange [0:*]\nset grid ytics\n"
+	      "set key below horizontal samplen 3 spacing 1.1 height 1\n", f);
 	/* category k is centred on k, its bars at most 1 wide */
 	fprintf(f, "set xrange [-0.6:%zu.6]\nset xtics nomirror%s\n", c->n - 1,
 		(width - 120) / (double)c->n < 130 ? " rotate by 45 right" : "");

@@ -130,6 +130,9 @@ static bool read_key(struct result_row *row, const struct json *e)
 	row->working_set_name = string_or(e, "working_set_name", NULL);
 	row->working_set = u64_or(e, "working_set", 0);
 	row->calls = u64_or(e, "calls", 0);
+	/* A program's run (copyperf program) copies what it copies: no bytes or working set said. */
+	if (row_is_program(row))
+		return row->routine && row->calls && row->threads;
 	return row->routine && row->total && row->working_set_name && row->working_set &&
 	       row->calls && row->threads;
 }
@@ -455,6 +458,14 @@ const struct result_row *result_set_find(const struct result_set *s, const struc
 			hi = mid;
 	}
 	return lo < s->n && !point_order(s->index[lo], key) ? s->index[lo] : NULL;
+}
+
+bool result_set_is_program(const struct result_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!row_is_program(&s->rows[i]))
+			return false;
+	return s->n > 0;
 }
 
 bool result_set_is_replay(const struct result_set *s)

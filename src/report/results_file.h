@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "measure/call_mixes/call_list.h"
 
 struct report;
@@ -102,11 +103,19 @@ static inline bool row_is_replay(const struct result_row *r)
 	return r->distribution != NULL;
 }
 
+/* A row of `copyperf program`: a side's runs of a command, each run one "call". */
+static inline bool row_is_program(const struct result_row *r)
+{
+	return r->distribution && r->working_set_name && !strcmp(r->working_set_name, "program");
+}
+
 /* The distinct thread counts of s's verified rows, at most max of them, into out (ascending). */
 size_t result_set_thread_counts(const struct result_set *s, unsigned *out, size_t max);
 
 /* True when s holds replay rows (after result_kinds_add, all its rows are). */
 bool result_set_is_replay(const struct result_set *s);
+/* True when s's rows are all a program's runs (copyperf program): times per run, not per call. */
+bool result_set_is_program(const struct result_set *s);
 
 /* The same routine in the same space: one line of a plot, one geometric mean. */
 bool row_same_routine(const struct result_row *a, const struct result_row *b);

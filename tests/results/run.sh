@@ -414,9 +414,9 @@ MAN=$ROOT/copyperf.1
 mandoc -T lint -W warning "$MAN" >"$T/lint" 2>&1
 check "copyperf.1 passes mandoc -T lint" test ! -s "$T/lint"
 cat "$T/lint" # what lint found, if it found anything
-"$COPYPERF" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u >"$T/help-opts"
+for sub in "" plot compare program; do "$COPYPERF" $sub --help; done | grep -oE -- '--[a-z][a-z-]+' | sort -u >"$T/help-opts"
 mandoc -T ascii "$MAN" | col -b | grep -oE -- '--[a-z][a-z-]+' | sort -u >"$T/man-opts"
-check "copyperf.1 and --help name the same long options" diff "$T/help-opts" "$T/man-opts"
+check "copyperf.1 and the --help of copyperf and its subcommands name the same long options" diff "$T/help-opts" "$T/man-opts"
 for opt in -r -s -t -b -c -a -n -f -o -q -h; do
 	"$COPYPERF" --help | grep -qE -- "^  $opt, --" || continue
 	mandoc -T ascii "$MAN" | col -b | grep -qE -- "^ +$opt, --" && ok || bad "copyperf.1 lacks $opt"

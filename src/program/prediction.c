@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --record: what the program's own calls predict.
+ *  1. One more run under the shim, untimed, with COPYPERF_RECORD: the shim
+ *     writes the memcpy family's calls to MIX.memcpy and memmove's to
+ *     MIX.memmove.
+ *  2. Each mix replayed by this copyperf (`-d MIX.memcpy -r memcpy,
+ *     copyperf_memcpy`, memmove's on memmove and copyperf_memmove) at the l1,
+ *     l2 and stream working sets, as JSON read back.
+ *  3. Per kind and working set, the C library's median time per call over
+ *     copyperf's: the micro-benchmark's prediction, beside the program's own.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "measure/call_mixes/distribution.h"
+#include "program.h"
+#include "report/results_file.h"
+#include "stats/stats.h"
+
+static const char *const set_names[PREDICTION_SETS] = { "l1", "l2", "stream" };
+
+/* Runs this copyperf with args, its output to /dev/null.  Returns its exit status, or -1. */
+static int run_self(char **args)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		execv("/proc/self/exe", args);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The count in a mix's "# calls N" line, or 0. */
+static unsigned long long calls_in(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	unsigned long long n = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "# calls %llu", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+static double median_time(const struct result_set *s, const char *routine, const char *set)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct result_row *row = &s->rows[i];
+
+		if (row->distribution && !strcmp(row->routine, routine) && row->working_set_name &&
+		    !strcmp(row->working_set_name, set) && row->verified && row->n_samples)
+			return median_of(row->samples, row->n_samples);
+	}
+	return NAN;
+}
+
+/* Step 2 and 3 for one kind.  Returns 0, or -1 with r->prediction_note saying why. */
+static int replay(const struct program_params *p, struct prediction *d, const char *mix,
+		  struct program_result *r)
+{
+	char json[4096], routines[64], why[160];
+	char *args[] = { "copyperf", "-d", (char *)mix, "-r", routines, "-w", "l1,l2,stream", "-n", "5",
+			 "-f", "json", "-o", json, "-q", NULL };
+	struct distribution dist;
+	struct result_set set;
+	int status;
+
+	if (distribution_read(&dist, mix, mix, why, sizeof(why))) {
+		snprintf(r->prediction_note, sizeof(r->prediction_note), "%s", why);
+		return -1;
+	}
+	d->mean_size = dist.mean_size;
+	d->small_share = 0;
+	for (size_t i = 0; i < dist.n_sizes; i++)
+		if (dist.sizes[i].value <= 128)
+			d->small_share += dist.sizes[i].p;
+	distribution_free(&dist);
+	d->calls = calls_in(mix);
+	snprintf(routines, sizeof(routines), "%s,copyperf_%s", d->kind, d->kind);
+	snprintf(json, sizeof(json), "%s/replay-%s.json", p->tmp_dir, d->kind);
+	if (!p->quiet)
+		fprintf(stderr, "\rcopyperf program: replaying the recorded %s calls   ", d->kind);
+	status = run_self(args);
+	if (!p->quiet)
+		fprintf(stderr, "\r%60s\r", "");
+	if (status != 0) {
+		snprintf(r->prediction_note, sizeof(r->prediction_note),
+			 "the replay of %s (copyperf -d) exited with status %d", mix, status);
+		return -1;
+	}
+	if (result_set_read(&set, json, why, sizeof(why))) {
+		snprintf(r->prediction_note, sizeof(r->prediction_note), "%s", why);
+		return -1;
+	}
+	for (int k = 0; k < PREDICTION_SETS; k++)
+		d->ratio[k] = median_time(&set, d->kind, set_names[k]) /
+			      median_time(&set, routines + strlen(d->kind) + 1, set_names[k]);
+	result_set_free(&set);
+	unlink(json);
+	return 0;
+}
+
+void program_predict(const struct program_params *p, struct program_result *r)
+{
+	static const char *const kinds[] = { "memcpy", "memmove" };
+	char record_to[4096], err[4200], why[160];
+	struct run_time t;
+
+	snprintf(record_to, sizeof(record_to), "%s/mix", p->tmp_dir);
+	snprintf(err, sizeof(err), "%s/record.err", p->tmp_dir);
+	if (!p->quiet)
+		fprintf(stderr, "\rcopyperf program: recording the calls   ");
+	if (program_run(p, SIDE_WITH, record_to, NULL, err, &t, why, sizeof(why))) {
+		snprintf(r->prediction_note, sizeof(r->prediction_note), "%s", why);
+		return;
+	}
+	unlink(err);
+	if (!WIFEXITED(t.status) || WEXITSTATUS(t.status)) {
+		snprintf(r->prediction_note, sizeof(r->prediction_note),
+			 "the recording run did not exit 0 (wait status %#x)", t.status);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct prediction *d = &r->predicted[r->n_predicted];
+		char mix[4200];
+
+		snprintf(mix, sizeof(mix), "%s.%s", record_to, kinds[i]);
+		if (access(mix, R_OK))
+			continue;
+		memset(d, 0, sizeof(*d));
+		d->kind = kinds[i];
+		if (replay(p, d, mix, r) == 0)
+			r->n_predicted++;
+		unlink(mix);
+	}
+	if (!r->n_predicted && !*r->prediction_note)
+		snprintf(r->prediction_note, sizeof(r->prediction_note),
+			 "the program made no memcpy or memmove call the shim saw");
+}
