@@ -295,6 +295,24 @@ static void test_comments(void **state)
 	distribution_free(&plain);
 }
 
+/* Case i's text, written to PREFIX_i.csv, is refused at line:column for reason. */
+static void expect_refused(const char *prefix, size_t i, const char *text, unsigned line,
+			   unsigned column, const char *reason)
+{
+	char name[64], want[PATH_MAX + 32], err[512] = "";
+	struct distribution d;
+	const char *path;
+
+	snprintf(name, sizeof(name), "%s_%02zu.csv", prefix, i);
+	path = write_text(name, text);
+	snprintf(want, sizeof(want), "%s:%u:%u: %s", path, line, column, reason);
+	assert_int_equal(distribution_read(&d, path, NULL, err, sizeof(err)), -1);
+	if (strncmp(err, want, strlen(want)))
+		fail_msg("case %zu: got '%s', want '%s...'", i, err, want);
+	assert_null(d.name);
+	assert_null(d.sizes);
+}
+
 /* The errors of a file with comments name the line an editor shows. */
 static void test_bad_files_with_comments(void **state)
 {
@@ -319,21 +337,9 @@ static void test_bad_files_with_comments(void **state)
 		{ "1:1\n0:1\n8:1 # c\n", 3, 1, "'8:1 # c' is not number:probability" },
 	};
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char name[32], want[PATH_MAX + 32], err[512] = "";
-		struct distribution d;
-		const char *path;
-
-		snprintf(name, sizeof(name), "bad_comment_%02zu.csv", i);
-		path = write_text(name, cases[i].text);
-		snprintf(want, sizeof(want), "%s:%u:%u: %s", path, cases[i].line, cases[i].column,
-			 cases[i].reason);
-		assert_int_equal(distribution_read(&d, path, NULL, err, sizeof(err)), -1);
-		if (strncmp(err, want, strlen(want)))
-			fail_msg("case %zu: got '%s', want '%s...'", i, err, want);
-		assert_null(d.name);
-		assert_null(d.sizes);
-	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		expect_refused("bad_comment", i, cases[i].text, cases[i].line, cases[i].column,
+			       cases[i].reason);
 }
 
 /* A recording's two files: the ending names the kind, whatever the start or the overlap. */
@@ -421,21 +427,8 @@ static void test_bad_files(void **state)
 	};
 #undef OK23
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char name[32], want[PATH_MAX + 32], err[512] = "";
-		struct distribution d;
-		const char *path;
-
-		snprintf(name, sizeof(name), "bad_%02zu.csv", i);
-		path = write_text(name, cases[i].text);
-		snprintf(want, sizeof(want), "%s:%u:%u: %s", path, cases[i].line, cases[i].column,
-			 cases[i].reason);
-		assert_int_equal(distribution_read(&d, path, NULL, err, sizeof(err)), -1);
-		if (strncmp(err, want, strlen(want)))
-			fail_msg("case %zu: got '%s', want '%s...'", i, err, want);
-		assert_null(d.name);
-		assert_null(d.sizes);
-	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		expect_refused("bad", i, cases[i].text, cases[i].line, cases[i].column, cases[i].reason);
 }
 
 /* What a text editor or a careless tool can put in a file, the parser must name. */
