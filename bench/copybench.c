@@ -14,6 +14,8 @@
  *                 every chunk from memory (copyperf -c cold)
  *   repeat      - 0..64 B copied again and again between the same two pointers,
  *                 at a page's start, inside it, and at its last bytes
+ *   chain       - 1..128 B copied again and again, each copy's last byte read back
+ *                 at once and the next copy waiting for it
  *   l1          - the same bytes copied again and again (L1-resident)
  *   large       - single copies of 8..256 MiB, pages pre-faulted, caches evicted before each
  *   warm        - 4..32 MiB copied again and again (what stays in the LLC)
@@ -62,6 +64,7 @@
 #define SEED_BUFFER (64u * 1024)
 #define SWEEP_BYTES (4u << 20) /* per measurement: the walk repeated */
 #define L1_BYTES (8u << 20)
+#define CHAIN_BYTES (256u << 10) /* per measurement of the chain table */
 #define LARGE_MAX (256u << 20)
 #define JUNK_BYTES (128u << 20) /* four times this machine's 32 MiB L3 */
 #define WARM_MAX (32u << 20)
@@ -205,6 +208,28 @@ static TIMED_LOOP double measure_l1(const struct contender *c, size_t size, cons
 	for (size_t i = 0; i < count; i++)
 		call(b->dst, b->src, size);
 	return now() - t0;
+}
+
+/*
+ * Each copy's last byte read back at once and folded into the next copy's
+ * source address (plus 0: chain_zero is 0, but the compiler cannot know), as
+ * a decoder that reads the byte it just wrote, or a parser its own output,
+ * does: the read waits for the copy's stores, and the next call for the read.
+ */
+static volatile size_t chain_zero;
+
+static TIMED_LOOP double measure_chain(const struct contender *c, size_t size, const struct buffers *b)
+{
+	copy_fn volatile call = c->fn;
+	size_t count = CHAIN_BYTES / size, zero = chain_zero;
+	unsigned char last = 0;
+	double t0 = now();
+
+	for (size_t i = 0; i < count; i++) {
+		call(b->dst, b->src + (last & zero), size);
+		last = b->dst[size - 1];
+	}
+	return now() - t0 + (double)(last & zero);
 }
 
 static double measure_large(const struct contender *c, size_t size, const struct buffers *b)
@@ -434,6 +459,11 @@ static const struct table tables[] = {
 		   "the source or the destination in its last 31 bytes",
 	  .measure = measure_repeat, .buffer = REPEAT_BUFFER, .n_sizes = N_REPEAT_SIZES * N_PLACEMENTS,
 	  .report = report_rows },
+	{ .cases = "chain",
+	  .title = "chain: 1-128 B copied again and again, each copy's last byte read back at once and\n"
+		   "the next copy's source depending on it (a decoder reading what it just wrote)",
+	  .measure = measure_chain, .buffer = KIB(4), .bytes = CHAIN_BYTES,
+	  .sizes = SIZES(1, 2, 4, 8, 16, 24, 32, 48, 64, 128), .report = report_rows },
 	{ .cases = "l1", .title = "l1: the same bytes copied again and again (L1-resident)",
 	  .measure = measure_l1, .buffer = KIB(16), .bytes = L1_BYTES,
 	  .sizes = SIZES(2113, 3000, 4096, 8192, 16384), .report = report_l1 },
@@ -1176,7 +1206,7 @@ int main(int argc, char **argv)
 			if (strcmp(argv[i], tables[t].cases) == 0)
 				want[t] = found = any = 1;
 		if (!found)
-			return usage_error(argv[i], "not a case (sweep, sweep-flush, sweep-cold, repeat, l1, "
+			return usage_error(argv[i], "not a case (sweep, sweep-flush, sweep-cold, repeat, chain, l1, "
 						    "large, warm, threads, dist, dist-llc, dist-cold, dist-stream) or "
 						    "option (-r N, -p N, -c ROUTINE, -C ROUTINE, -w SIZE, -m)");
 	}

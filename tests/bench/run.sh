@@ -169,7 +169,7 @@ fi
 rows l1 5
 
 # A copy that is fast because it is wrong meets nothing: the run stops, naming it.
-for case in sweep sweep-flush sweep-cold repeat l1 large warm threads dist; do
+for case in sweep sweep-flush sweep-cold repeat chain l1 large warm threads dist; do
 	"$broken" -p 1 -r 3 -c broken-short $case >"$out" 2>"$err"
 	rc=$?
 	if [ $rc -eq 1 ] && grep -q "^copybench: broken-short copied wrongly" "$err" && ! grep -q ' met$' "$out"; then
