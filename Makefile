@@ -147,6 +147,7 @@ help:
 	@echo 'make test         every test suite (installs the Debian packages they need)'
 	@echo 'make test-SUITE   one of: $(sort $(CHECK_SUITES) $(TEST_SUITES))'
 	@echo 'make bench        libcopyperf against the C library (BENCHMARKS.md)'
+	@echo 'make bench-apps   real programs without and with the preload shim (docs/bench-apps.md)'
 	@echo 'make install      under PREFIX (default /usr/local), LIBDIR, DESTDIR; make uninstall'
 	@echo 'make deb          the Debian packages, in build/deb/'
 	@echo 'make kmod         the kernel module for KDIR (default: the running kernel)'

@@ -9,7 +9,7 @@ for p in "$@"; do
 done
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
-	echo "copyperf tests need Debian packages that are missing; run:" >&2
+	echo "copyperf needs Debian packages that are missing; run:" >&2
 	echo "  sudo apt-get install -y --no-install-recommends$missing" >&2
 	exit 1
 fi
