@@ -40,6 +40,7 @@ int copy_and_check(const struct subject *s, const char *check, unsigned char *ds
 		   const unsigned char *src, size_t n, const unsigned char *dst_image);
 
 /* Each returns the number of defects found for s. */
+int check_first_copies(const struct subject *s); /* before anything else: see check_first.c */
 int check_sizes(const struct subject *s);
 int check_guard_pages(const struct subject *s);
 int check_overlaps(const struct subject *s);

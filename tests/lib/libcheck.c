@@ -132,7 +132,15 @@ int main(void)
 	unsigned passed = 0, failed = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("libcopyperf: %s\n", copyperf_describe());
+	{
+		const struct subject first = { "copyperf_memcpy", copyperf_memcpy, 0 };
+		int defects = check_first_copies(&first); /* before describe reads the thresholds */
+
+		printf("libcopyperf: %s\n", copyperf_describe());
+		printf("%s copyperf_memcpy: first copies%s\n", defects ? "FAIL" : "ok  ",
+		       defects ? " (defects)" : "");
+		defects ? failed++ : passed++;
+	}
 	if (isa_honoured()) {
 		passed++;
 	} else {
