@@ -80,22 +80,6 @@ static int usage_error(const char *fmt, const char *what, const char *reason)
 	return EXIT_USAGE;
 }
 
-/* A whole decimal number, at most max.  Returns 0, or -1 with why. */
-static int parse_number(const char *text, unsigned long long max, unsigned long long *v, const char **why)
-{
-	char *end;
-
-	errno = 0;
-	*why = "not a whole number";
-	if (*text < '0' || *text > '9')
-		return -1;
-	*v = strtoull(text, &end, 10);
-	if (*end)
-		return -1;
-	*why = "too large";
-	return errno || *v > max ? -1 : 0;
-}
-
 /* A directory that exists and may be written, for --keep-output. */
 static int check_dir(const char *dir)
 {
@@ -156,21 +140,21 @@ int cmd_program(int argc, char **argv)
 	opterr = 0;
 	/* '+': the options end at CMD, whose own options are its own. */
 	while ((c = getopt_long(argc, argv, "+:n:f:o:qh", longs, NULL)) != -1) {
-		unsigned long long v;
-		const char *err;
+		long v;
+		char err[256];
 
 		switch (c) {
 		case 'h':
 			fputs(program_usage, stdout);
 			return 0;
 		case 'n':
-			if (parse_number(optarg, 100000, &v, &err) || v < 1)
+			if (option_count("-n", optarg, 1, 100000, &v, err, sizeof(err)))
 				return usage_error("-n %s: %s", optarg,
 						   "the pairs must be a number from 1 to 100000");
 			p.pairs = (unsigned)v;
 			break;
 		case OPT_CPU:
-			if (parse_number(optarg, CPU_SETSIZE - 1, &v, &err))
+			if (option_count("--cpu", optarg, 0, CPU_SETSIZE - 1, &v, err, sizeof(err)))
 				return usage_error("--cpu %s: %s", optarg, "not a CPU number");
 			{
 				cpu_set_t set;

@@ -156,8 +156,8 @@ static bool number_text(const char *s)
 	return (*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9');
 }
 
-static int parse_count(const char *opt, const char *arg, long lo, long hi, long *out, char *err,
-		       size_t errlen)
+int option_count(const char *opt, const char *arg, long lo, long hi, long *out, char *err,
+		 size_t errlen)
 {
 	char *end;
 	long v = strtol(arg, &end, 10);
@@ -246,7 +246,7 @@ static int parse_threads(const char *arg, struct options *o, char *err, size_t e
 		else if (!strcmp(word, "0"))
 			status = fail(err, errlen, "--threads: 0 threads copy nothing (give 1 or more, "
 					  "or all)");
-		else if (!(status = parse_count("--threads", word, 1, CPU_SETSIZE, &v, err, errlen)))
+		else if (!(status = option_count("--threads", word, 1, CPU_SETSIZE, &v, err, errlen)))
 			o->threads[o->n_threads++] = (unsigned)v;
 	}
 	free(words);
@@ -263,7 +263,7 @@ static int parse_numa(const char *arg, struct options *o, char *err, size_t errl
 	}
 	if (*arg < '0' || *arg > '9')
 		return fail(err, errlen, "--numa: '%s' is not local, interleave or a node number", arg);
-	if (parse_count("--numa", arg, 0, 4095, &v, err, errlen))
+	if (option_count("--numa", arg, 0, 4095, &v, err, errlen))
 		return -1;
 	o->numa = NUMA_NODE;
 	o->numa_node = (int)v;
@@ -492,7 +492,7 @@ static int parse_option(int c, const char *arg, struct options *o, char *err, si
 		o->given |= GIVEN_ALIGN;
 		return parse_align(arg, o, err, errlen);
 	case 'n':
-		if (parse_count("--repeat", arg, 1, MAX_REPEAT, &v, err, errlen))
+		if (option_count("--repeat", arg, 1, MAX_REPEAT, &v, err, errlen))
 			return -1;
 		o->repeat = (unsigned)v;
 		return 0;
@@ -508,7 +508,7 @@ static int parse_option(int c, const char *arg, struct options *o, char *err, si
 		o->output = strcmp(arg, "-") ? arg : NULL;
 		return 0;
 	case OPT_CPU:
-		if (parse_count("--cpu", arg, 0, CPU_SETSIZE - 1, &v, err, errlen))
+		if (option_count("--cpu", arg, 0, CPU_SETSIZE - 1, &v, err, errlen))
 			return -1;
 		o->cpu = (int)v;
 		return 0;

@@ -70,6 +70,13 @@ void options_free(struct options *o);
  */
 void option_error(char *err, size_t errlen, int c, char *const *argv, const struct option *longs);
 
+/*
+ * arg as a whole number from lo to hi (digits, a minus sign allowed, nothing
+ * else).  Returns 0 with *out set, or -1 with err naming opt and the reason.
+ */
+int option_count(const char *opt, const char *arg, long lo, long hi, long *out, char *err,
+		 size_t errlen);
+
 const char *format_name(enum output_format f);
 
 extern const char options_usage[];

@@ -83,7 +83,6 @@ static int run_perf(const struct program_params *p, enum program_side s, char **
 
 	q.argv = argv;
 	q.path = perf;
-	q.stdin_path = p->stdin_path;
 	if (program_run(&q, s, NULL, out, err, &t, why, sizeof(why)))
 		return -1;
 	return WIFEXITED(t.status) && WEXITSTATUS(t.status) == 0 ? 0 : -1;

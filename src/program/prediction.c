@@ -24,7 +24,7 @@
 #include "report/results_file.h"
 #include "stats/stats.h"
 
-static const char *const set_names[PREDICTION_SETS] = { "l1", "l2", "stream" };
+const char *const prediction_sets[PREDICTION_SETS] = { "l1", "l2", "stream" };
 
 /* Runs this copyperf with args, its output to /dev/null.  Returns its exit status, or -1. */
 static int run_self(char **args)
@@ -85,7 +85,7 @@ static double median_time(const struct result_set *s, const char *routine, const
 static int replay(const struct program_params *p, struct prediction *d, const char *mix,
 		  struct program_result *r)
 {
-	char json[4096], routines[64], why[160];
+	char json[4096], routines[64], ours[32], why[160];
 	char *args[] = { "copyperf", "-d", (char *)mix, "-r", routines, "-w", "l1,l2,stream", "-n", "5",
 			 "-f", "json", "-o", json, "-q", NULL };
 	struct distribution dist;
@@ -103,7 +103,8 @@ static int replay(const struct program_params *p, struct prediction *d, const ch
 			d->small_share += dist.sizes[i].p;
 	distribution_free(&dist);
 	d->calls = calls_in(mix);
-	snprintf(routines, sizeof(routines), "%s,copyperf_%s", d->kind, d->kind);
+	snprintf(ours, sizeof(ours), "copyperf_%s", d->kind);
+	snprintf(routines, sizeof(routines), "%s,%s", d->kind, ours);
 	snprintf(json, sizeof(json), "%s/replay-%s.json", p->tmp_dir, d->kind);
 	if (!p->quiet)
 		fprintf(stderr, "\rcopyperf program: replaying the recorded %s calls   ", d->kind);
@@ -120,8 +121,8 @@ static int replay(const struct program_params *p, struct prediction *d, const ch
 		return -1;
 	}
 	for (int k = 0; k < PREDICTION_SETS; k++)
-		d->ratio[k] = median_time(&set, d->kind, set_names[k]) /
-			      median_time(&set, routines + strlen(d->kind) + 1, set_names[k]);
+		d->ratio[k] = median_time(&set, d->kind, prediction_sets[k]) /
+			      median_time(&set, ours, prediction_sets[k]);
 	result_set_free(&set);
 	unlink(json);
 	return 0;

@@ -53,6 +53,8 @@ struct side_result {
 
 /* What --record's replay of the command's own calls predicts, per kind and working set. */
 #define PREDICTION_SETS 3
+/* The working sets replayed at, in the order of struct prediction's ratios (prediction.c). */
+extern const char *const prediction_sets[PREDICTION_SETS];
 struct prediction {
 	const char *kind;          /* "memcpy" or "memmove" */
 	unsigned long long calls;  /* recorded calls, 0 when not said */
@@ -88,6 +90,9 @@ struct program_result {
 
 /* The side's name as the outputs print it. */
 const char *program_side_name(const struct program_params *p, enum program_side s);
+
+/* The command and its arguments joined by spaces into buf (size len), cut to fit. */
+void program_command_text(const struct program_params *p, char *buf, size_t len);
 
 /* run.c ----------------------------------------------------------------------------------- */
 

@@ -10,8 +10,6 @@
 #include "report/json_write.h"
 #include "report/machine.h"
 
-static const char *const set_names[PREDICTION_SETS] = { "l1", "l2", "stream" };
-
 /* "exit 3", "killed by SIGSEGV" */
 static void status_text(int status, char *buf, size_t len)
 {
@@ -34,18 +32,22 @@ static int exit_code(const struct side_result *s)
 	return WIFSIGNALED(s->bad_status) ? 128 + WTERMSIG(s->bad_status) : -1;
 }
 
-static void command_line(FILE *f, const struct program_params *p)
+void program_command_text(const struct program_params *p, char *buf, size_t len)
 {
-	for (size_t i = 0; p->argv[i]; i++)
-		fprintf(f, "%s%s", i ? " " : "", p->argv[i]);
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; p->argv[i] && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", p->argv[i]);
 }
 
 static void table(FILE *f, const struct program_params *p, const struct program_result *r)
 {
-	fputs("program: ", f);
-	command_line(f, p);
-	fprintf(f, "\n(%u pair%s after an untimed warm-up of each side, the side that goes first swapped "
-		   "each pair;\n ", r->pairs_done, r->pairs_done == 1 ? "" : "s");
+	char command[4096];
+
+	program_command_text(p, command, sizeof(command));
+	fprintf(f, "program: %s\n(%u pair%s after an untimed warm-up of each side, the side that goes first swapped "
+		   "each pair;\n ", command, r->pairs_done, r->pairs_done == 1 ? "" : "s");
 	if (p->cpu >= 0)
 		fprintf(f, "pinned to CPU %d; ", p->cpu);
 	if (p->control)
@@ -95,7 +97,7 @@ static void table(FILE *f, const struct program_params *p, const struct program_
 				   "(copyperf -d, the C library's time over copyperf's):",
 				d->kind, d->calls, d->mean_size, 100 * d->small_share);
 			for (int k = 0; k < PREDICTION_SETS; k++)
-				fprintf(f, " %s %.3fx%s", set_names[k], d->ratio[k], k + 1 < PREDICTION_SETS ? "," : "\n");
+				fprintf(f, " %s %.3fx%s", prediction_sets[k], d->ratio[k], k + 1 < PREDICTION_SETS ? "," : "\n");
 		}
 	}
 	if (p->counters) {
@@ -110,11 +112,9 @@ static void table(FILE *f, const struct program_params *p, const struct program_
 
 static void csv(FILE *f, const struct program_params *p, const struct program_result *r)
 {
-	char command[4096] = "";
-	size_t len = 0;
+	char command[4096];
 
-	for (size_t i = 0; p->argv[i] && len < sizeof(command); i++)
-		len += (size_t)snprintf(command + len, sizeof(command) - len, "%s%s", i ? " " : "", p->argv[i]);
+	program_command_text(p, command, sizeof(command));
 	fputs("command,side,pairs,wall_median,wall_min,wall_max,user_median,user_min,user_max,"
 	      "sys_median,sys_min,sys_max,exit_status,ratio,pair_ratio_min,pair_ratio_max,p,verdict,check\n", f);
 	for (int s = 0; s < SIDES; s++) {
@@ -156,11 +156,9 @@ static void json_side(FILE *f, const struct side_result *d, unsigned n)
  */
 static void results_rows(FILE *f, const struct program_params *p, const struct program_result *r)
 {
-	char command[4096] = "";
-	size_t len = 0;
+	char command[4096];
 
-	for (size_t i = 0; p->argv[i] && len < sizeof(command); i++)
-		len += (size_t)snprintf(command + len, sizeof(command) - len, "%s%s", i ? " " : "", p->argv[i]);
+	program_command_text(p, command, sizeof(command));
 	fprintf(f, ",\"config\":{\"repeat\":%u,\"seed\":0,\"distributions\":[", r->pairs_done);
 	json_string(f, command);
 	fputs("],\"working_sets\":[\"program\"]},\"results\":[", f);
@@ -232,7 +230,7 @@ static void json(FILE *f, const struct program_params *p, const struct program_r
 			json_number(f, d->small_share);
 			fputs(",\"predicted_ratio\":{", f);
 			for (int k = 0; k < PREDICTION_SETS; k++) {
-				fprintf(f, "%s\"%s\":", k ? "," : "", set_names[k]);
+				fprintf(f, "%s\"%s\":", k ? "," : "", prediction_sets[k]);
 				json_number(f, d->ratio[k]);
 			}
 			fputs("}}", f);

@@ -116,8 +116,13 @@ int program_shim_loads(const char *path, char *why, size_t whylen)
 }
 #endif
 
-/* The environment of a run: LD_PRELOAD with the shim first, COPYPERF_RECORD only when asked. */
-static char **child_environment(const struct program_params *p, bool shim, const char *record_to)
+/*
+ * The environment of a run: LD_PRELOAD with the shim first, COPYPERF_RECORD
+ * only when asked.  The strings it makes are in owned[0] and owned[1] (NULL
+ * where none), the rest are this process's own.
+ */
+static char **child_environment(const struct program_params *p, bool shim, const char *record_to,
+				char *owned[2])
 {
 	size_t n = 0, k = 0;
 	char **env;
@@ -141,29 +146,23 @@ static char **child_environment(const struct program_params *p, bool shim, const
 
 		snprintf(v, len, "LD_PRELOAD=%s%s%s", p->shim, old_preload && *old_preload ? ":" : "",
 			 old_preload ? old_preload : "");
-		env[k++] = v;
+		env[k++] = owned[0] = v;
 	}
 	if (record_to) {
 		size_t len = strlen(record_to) + 17;
 		char *v = xcalloc(len, 1, "the command's environment");
 
 		snprintf(v, len, "COPYPERF_RECORD=%s", record_to);
-		env[k++] = v;
+		env[k++] = owned[1] = v;
 	}
 	env[k] = NULL;
 	return env;
 }
 
-static void free_environment(char **env)
+static void free_environment(char **env, char *owned[2])
 {
-	for (size_t i = 0; env[i]; i++) {
-		bool ours = true;
-
-		for (size_t j = 0; environ[j]; j++)
-			ours &= env[i] != environ[j];
-		if (ours)
-			free(env[i]);
-	}
+	free(owned[0]);
+	free(owned[1]);
 	free(env);
 }
 
@@ -195,7 +194,8 @@ int program_run(const struct program_params *p, enum program_side s, const char 
 		size_t whylen)
 {
 	bool shim = s == SIDE_WITH && !p->control;
-	char **env = child_environment(p, shim || record_to, record_to);
+	char *owned[2] = { NULL, NULL };
+	char **env = child_environment(p, shim || record_to, record_to, owned);
 	int pipe_fd[2], child_errno = 0;
 	struct rusage ru;
 	double start;
@@ -204,7 +204,7 @@ int program_run(const struct program_params *p, enum program_side s, const char 
 
 	if (pipe2(pipe_fd, O_CLOEXEC)) {
 		snprintf(why, whylen, "cannot make a pipe: %s", strerror(errno));
-		free_environment(env);
+		free_environment(env, owned);
 		return -1;
 	}
 	fflush(NULL);
@@ -214,7 +214,7 @@ int program_run(const struct program_params *p, enum program_side s, const char 
 		snprintf(why, whylen, "cannot fork: %s", strerror(errno));
 		close(pipe_fd[0]);
 		close(pipe_fd[1]);
-		free_environment(env);
+		free_environment(env, owned);
 		return -1;
 	}
 	if (pid == 0) {
@@ -248,7 +248,7 @@ int program_run(const struct program_params *p, enum program_side s, const char 
 		got = wait4(pid, &t->status, 0, &ru);
 	while (got < 0 && errno == EINTR);
 	t->wall = now() - start;
-	free_environment(env);
+	free_environment(env, owned);
 	if (got < 0) {
 		snprintf(why, whylen, "cannot wait for %s: %s", p->argv[0], strerror(errno));
 		return -1;
