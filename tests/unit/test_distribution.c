@@ -295,17 +295,23 @@ static void test_comments(void **state)
 	distribution_free(&plain);
 }
 
-/* Case i's text, written to PREFIX_i.csv, is refused at line:column for reason. */
-static void expect_refused(const char *prefix, size_t i, const char *text, unsigned line,
-			   unsigned column, const char *reason)
+/* A file's text and where and why the reader refuses it. */
+struct refused {
+	const char *text;
+	unsigned line, column;
+	const char *reason;
+};
+
+/* Case i, written to PREFIX_i.csv, is refused at its line:column for its reason. */
+static void expect_refused(const char *prefix, size_t i, const struct refused *c)
 {
 	char name[64], want[PATH_MAX + 32], err[512] = "";
 	struct distribution d;
 	const char *path;
 
 	snprintf(name, sizeof(name), "%s_%02zu.csv", prefix, i);
-	path = write_text(name, text);
-	snprintf(want, sizeof(want), "%s:%u:%u: %s", path, line, column, reason);
+	path = write_text(name, c->text);
+	snprintf(want, sizeof(want), "%s:%u:%u: %s", path, c->line, c->column, c->reason);
 	assert_int_equal(distribution_read(&d, path, NULL, err, sizeof(err)), -1);
 	if (strncmp(err, want, strlen(want)))
 		fail_msg("case %zu: got '%s', want '%s...'", i, err, want);
@@ -316,11 +322,7 @@ static void expect_refused(const char *prefix, size_t i, const char *text, unsig
 /* The errors of a file with comments name the line an editor shows. */
 static void test_bad_files_with_comments(void **state)
 {
-	static const struct {
-		const char *text;
-		unsigned line, column;
-		const char *reason;
-	} cases[] = {
+	static const struct refused cases[] = {
 		{ "# only a comment\n", 2, 1, "not three lines: line 2 (sizes) is missing" },
 		{ "# only a comment", 2, 1, "not three lines: line 2 (sizes) is missing" },
 		{ "# calls 1\n1:1\n", 3, 1, "not three lines: line 3 (overlaps) is missing" },
@@ -338,8 +340,7 @@ static void test_bad_files_with_comments(void **state)
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		expect_refused("bad_comment", i, cases[i].text, cases[i].line, cases[i].column,
-			       cases[i].reason);
+		expect_refused("bad_comment", i, &cases[i]);
 }
 
 /* A recording's two files: the ending names the kind, whatever the start or the overlap. */
@@ -376,11 +377,7 @@ static void test_kind_from_the_ending(void **state)
 static void test_bad_files(void **state)
 {
 #define OK23 "\n0:1\n8:1\n"
-	static const struct {
-		const char *text;
-		unsigned line, column;
-		const char *reason;
-	} cases[] = {
+	static const struct refused cases[] = {
 		{ "", 1, 1, "not three lines: line 1 (sizes) is missing" },
 		{ "1:1\n", 2, 1, "not three lines: line 2 (overlaps) is missing" },
 		{ "1:1\n0:1", 3, 1, "not three lines: line 3 (alignments) is missing" },
@@ -428,7 +425,7 @@ static void test_bad_files(void **state)
 #undef OK23
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		expect_refused("bad", i, cases[i].text, cases[i].line, cases[i].column, cases[i].reason);
+		expect_refused("bad", i, &cases[i]);
 }
 
 /* What a text editor or a careless tool can put in a file, the parser must name. */
