@@ -14,8 +14,8 @@
  *                 every chunk from memory (copyperf -c cold)
  *   repeat      - 0..64 B copied again and again between the same two pointers,
  *                 at a page's start, inside it, and at its last bytes
- *   chain       - 1..128 B copied again and again, each copy's last byte read back
- *                 at once and the next copy waiting for it
+ *   chain       - 1..128 B copies appended one after another, each copy's last byte
+ *                 read back at once and the next copy waiting for it
  *   l1          - the same bytes copied again and again (L1-resident)
  *   large       - single copies of 8..256 MiB, pages pre-faulted, caches evicted before each
  *   warm        - 4..32 MiB copied again and again (what stays in the LLC)
@@ -65,6 +65,7 @@
 #define SWEEP_BYTES (4u << 20) /* per measurement: the walk repeated */
 #define L1_BYTES (8u << 20)
 #define CHAIN_BYTES (256u << 10) /* per measurement of the chain table */
+#define CHAIN_BUFFER ((size_t)8 << 10) /* its walk: two pages, L1-resident */
 #define LARGE_MAX (256u << 20)
 #define JUNK_BYTES (128u << 20) /* four times this machine's 32 MiB L3 */
 #define WARM_MAX (32u << 20)
@@ -211,23 +212,29 @@ static TIMED_LOOP double measure_l1(const struct contender *c, size_t size, cons
 }
 
 /*
- * Each copy's last byte read back at once and folded into the next copy's
- * source address (plus 0: chain_zero is 0, but the compiler cannot know), as
- * a decoder that reads the byte it just wrote, or a parser its own output,
- * does: the read waits for the copy's stores, and the next call for the read.
+ * Each copy appended where the previous one ended, as a decoder appends to
+ * its window, from a source a few bytes off its alignment; its last byte
+ * read back at once and folded into the next copy's source address (plus 0:
+ * chain_zero is 0, but the compiler cannot know): the read waits for the
+ * copy's stores, and the next call for the read. The walk crosses pages, so
+ * its copies meet every placement in the proportion a decoder's do.
  */
 static volatile size_t chain_zero;
+#define CHAIN_SKEW 3
 
 static TIMED_LOOP double measure_chain(const struct contender *c, size_t size, const struct buffers *b)
 {
 	copy_fn volatile call = c->fn;
-	size_t count = CHAIN_BYTES / size, zero = chain_zero;
+	size_t count = CHAIN_BYTES / size, zero = chain_zero, off = 0;
 	unsigned char last = 0;
 	double t0 = now();
 
 	for (size_t i = 0; i < count; i++) {
-		call(b->dst, b->src + (last & zero), size);
-		last = b->dst[size - 1];
+		call(b->dst + off, b->src + CHAIN_SKEW + off + (last & zero), size);
+		last = b->dst[off + size - 1];
+		off += size;
+		if (off + size + CHAIN_SKEW > CHAIN_BUFFER)
+			off = 0;
 	}
 	return now() - t0 + (double)(last & zero);
 }
@@ -460,9 +467,9 @@ static const struct table tables[] = {
 	  .measure = measure_repeat, .buffer = REPEAT_BUFFER, .n_sizes = N_REPEAT_SIZES * N_PLACEMENTS,
 	  .report = report_rows },
 	{ .cases = "chain",
-	  .title = "chain: 1-128 B copied again and again, each copy's last byte read back at once and\n"
-		   "the next copy's source depending on it (a decoder reading what it just wrote)",
-	  .measure = measure_chain, .buffer = KIB(4), .bytes = CHAIN_BYTES,
+	  .title = "chain: 1-128 B copies appended one after another, each copy's last byte read back\n"
+		   "at once and the next copy's source depending on it (a decoder reading what it just wrote)",
+	  .measure = measure_chain, .buffer = CHAIN_BUFFER, .bytes = CHAIN_BYTES,
 	  .sizes = SIZES(1, 2, 4, 8, 16, 24, 32, 48, 64, 128), .report = report_rows },
 	{ .cases = "l1", .title = "l1: the same bytes copied again and again (L1-resident)",
 	  .measure = measure_l1, .buffer = KIB(16), .bytes = L1_BYTES,
@@ -578,7 +585,15 @@ struct result {
 /* The bytes a table's measurement writes at `size` (not dist's or threads'). */
 static size_t written(const struct table *t, size_t size)
 {
+	if (t->measure == measure_chain)
+		return (CHAIN_BUFFER - CHAIN_SKEW) / size * size;
 	return t->measure == measure_sweep ? SEED_BUFFER / size * size : size;
+}
+
+/* Where the bytes written to the destination's start come from in the source. */
+static size_t source_skew(const struct table *t)
+{
+	return t->measure == measure_chain ? CHAIN_SKEW : 0;
 }
 
 /* Contender c's warm-up, its copy checked: dist against the first contender's arena. */
@@ -618,7 +633,7 @@ static void warm_up(const struct table *t, const struct contender *who, unsigned
 		n = written(t, size);
 		memset(b->dst, 0, n + (n + 64 <= t->buffer ? 64 : t->buffer - n));
 		t->measure(&who[c], size, b);
-		at = first_wrong(b->dst, b->src, n, n + 64 <= t->buffer ? 64 : t->buffer - n);
+		at = first_wrong(b->dst, b->src + source_skew(t), n, n + 64 <= t->buffer ? 64 : t->buffer - n);
 		if (at != (size_t)-1) {
 			char what[48];
 
