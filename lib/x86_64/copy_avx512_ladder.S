@@ -9,13 +9,15 @@
  *  1. n > 32: up to 64 bytes one 32-byte move from each end; from 65 to 128
  *     one 64-byte move from each end (two 64-byte moves at 64 bytes would
  *     store every byte twice).
- *  2. 0 <= n <= 32: the page test (PAGE_TEST); where both pointers pass, one
- *     masked 32-byte move whose mask keeps the first n bytes. The mask comes
- *     from the size test's carry, so that the move need not wait for the page
- *     test. From the entry (a line's start) to its ret this path is one line,
- *     which one fetch brings again after each mispredicted size test.
- *  3. Refused (REFUSED): below 4 bytes, and near a page's end, plain moves of
- *     the widest width that fits (LADDER); at a page's start the masked move.
+ *  2. 0 <= n <= 32: the page test (PAGE_TEST); where both pointers pass, a
+ *     32-byte load of the source's window (a plain load: the page test keeps
+ *     the window in the source's page), a masked store of its first n bytes,
+ *     and the last byte again in a plain move (LAST_BYTE_*). The mask comes
+ *     from the size test's carry, so that the store need not wait for the
+ *     page test. From the entry (a line's start) to its ret this path lies in
+ *     two lines, which fetches bring again after each mispredicted size test.
+ *  3. Refused (REFUSED): below 4 bytes the first, middle and last bytes,
+ *     from 4 to 32 plain moves of the widest width that fits (LADDER).
  *  4. 129-256 bytes: four 32-byte vectors from each end; 257-512: eight from
  *     the start and two, four or eight from the end (blocks.inc). 32-byte
  *     vectors: a 64-byte access at a random address spans two lines nearly
@@ -25,15 +27,22 @@
  *     blocks), the same in 64-byte vectors.
  *  6. Above: a jump to the large copy in C.
  * copyperf_memcpy_avx512_branchless and its memmove have no size test up to
- * 64 bytes: two masked moves, the first n bytes of a 32-byte window at the
- * start and, from 33 bytes, the last 32 (where sizes vary from call to call
- * the test at 32 bytes is one the branch predictor cannot learn).
+ * 64 bytes: two windows loaded and stored masked, the first n bytes of a
+ * 32-byte window at the start and, from 33 bytes, the last 32 (where sizes
+ * vary from call to call the test at 32 bytes is one the branch predictor
+ * cannot learn), and the last byte again.
+ *
+ * A masked store does not forward its bytes to a later load: a load of one
+ * waits until the store has reached the cache, where a plain store's bytes
+ * pass to it at once. A program that reads back what it has just copied, as
+ * a decoder appending to its window reads the last byte it wrote, would wait
+ * so at every copy; the last byte's plain move lets that read through.
  *
  * Every path loads everything before it stores, so memmove takes the same
  * ones as memcpy: the two entries of a variant differ only in the C copy they
  * jump to. The registers are the caller's scratch: ymm16-ymm31 and zmm16-31
  * (EVEX-only: no dirty upper state for the caller's SSE code, no vzeroupper),
- * k1, rax, rcx, r8.
+ * k1, rax, rcx, r8-r11.
  */
 #include "blocks.inc"
 
@@ -42,16 +51,17 @@
  * its 32-byte window [p, p + 32) lie in one page, that is p is 1 to 4064 bytes
  * into its page. Then the window lies in the page of the copy's first byte
  * or, for 0 bytes, of the byte before the pointer (the last of an object it is
- * one past): pages the copy uses. A masked-off byte is neither read nor
- * written, but one in a page that is not mapped costs a suppressed fault,
- * hundreds of nanoseconds: at NULL, say, or one past an object that ends a
- * page. Near a page's end a masked store whose window crosses into the next
- * page is also as slow as a plain store that spans the boundary, even where
- * its bytes there are masked off. Refused: those near a page's end, and those
- * at a page's start, which the refused path takes back (STARTS_A_PAGE); the
- * copy's size in the rule would take those here, but made the call mixes from
- * memory slower. Two 32-bit sums and an XOR per pointer: bit 12 of the XOR is
- * set exactly when the two bytes lie in different pages.
+ * one past): pages the copy uses, where a load of the window reads no byte
+ * it may not and a masked-off byte of the store is not written. A masked-off
+ * byte in a page that is not mapped would cost a suppressed fault, hundreds
+ * of nanoseconds: at NULL, say, or one past an object that ends a page. Near a
+ * page's end a masked store whose window crosses into the next page is also
+ * as slow as a plain store that spans the boundary, even where its bytes
+ * there are masked off. Refused: those near a page's end, and those at a
+ * page's start; the copy's size in the rule would take the second here, but
+ * each way of adding it measured made the call mixes slower. Two 32-bit sums
+ * and an XOR per pointer: bit 12 of the XOR is set exactly when the two bytes
+ * lie in different pages.
  * Scratch eax, ecx, r8d; ZF clear: refused.
  */
 .macro PAGE_TEST
@@ -66,28 +76,38 @@
 .endm
 
 /*
- * Where the page test refused a pointer at a page's start: both windows lie
- * in the pages of their first bytes (each pointer at most 4064 bytes into its
- * page), which the copy uses when it copies a byte or more. Scratch ecx, r8d;
- * ZF clear: not so.
+ * Step 2's source and last byte, right after the mask's bzhi, whose ZF says
+ * n = 0: r9 the source and r10 one past the destination's end, or for no
+ * bytes r9 the middle of .Lno_bytes, read-only zeros, and r10 the stack
+ * pointer, so that the byte's store writes the red zone's top. Neither the
+ * return address nor the stack above it: a load of those, or a ret after a
+ * store to them, would wait for a store to reach the cache, behind every
+ * store before it. LAST_BYTE_LOAD comes before any store, LAST_BYTE_STORE
+ * after the masked one: the younger of the two, the one a later load reads.
  */
-.macro STARTS_A_PAGE
-	lea	31(%rdi), %ecx
-	xor	%edi, %ecx
-	lea	31(%rsi), %r8d
-	xor	%esi, %r8d
-	or	%r8d, %ecx
-	test	$0x10, %ch
+.macro SOURCE_AND_LAST_BYTE
+	mov	%rsi, %r9
+	lea	(%rdi,%rdx), %r10
+	lea	.Lno_bytes+32(%rip), %r11
+	cmovz	%r11, %r9
+	cmovz	%rsp, %r10
+.endm
+
+.macro LAST_BYTE_LOAD
+	movzbl	-1(%r9,%rdx), %ecx
+.endm
+
+.macro LAST_BYTE_STORE
+	movb	%cl, -1(%r10)
 .endm
 
 /*
  * n > 32: up to 64 bytes one 32-byte move from each end (FROM_33); 65 to 128
  * one 64-byte move from each end, above that the jump to ABOVE_128
  * (FROM_65). rax: the destination. FROM_65, FROM_33 and REFUSED follow an
- * entry in that order, the first two from a line's start and REFUSED in the
- * rest of FROM_33's line: the jumps to them from the entry's path are short
- * ones, and a block that a taken branch reaches spans no line boundary where
- * it can help it (one that does ran a cycle a call slower).
+ * entry in that order, the first two from a line's start and REFUSED right
+ * after FROM_33: a block that a taken branch reaches spans no line boundary
+ * where it can help it (one that does ran a cycle a call slower).
  */
 .macro FROM_33 name
 	.p2align 6
@@ -108,27 +128,21 @@
 .endm
 
 /*
- * The calls the page test refused: 0 <= n <= 32 (k1 the mask of the first n
- * bytes), or with two windows 0 <= n <= 64. Below 4 bytes, and near a page's
- * end, the ladder; a copy that starts a page, the masked move.
+ * The calls the page test refused: 0 <= n <= 32, or with two windows
+ * 0 <= n <= 64. Below 4 bytes the first, middle and last; above 32 the two
+ * 32-byte moves; otherwise the ladder.
  */
 .macro REFUSED name, windows
 .L\name\()_refused:
+	mov	%rdi, %rax
 	cmp	$4, %edx
-	jb	.L\name\()_under_4
+	jae	.L\name\()_from_4
+	FIRST_MIDDLE_LAST
+.L\name\()_from_4:
 .if \windows == 2
 	cmp	$32, %edx
 	ja	.L\name\()_33_64
 .endif
-	STARTS_A_PAGE
-	jnz	.L\name\()_ladder
-	vmovdqu8 (%rsi), %ymm16{%k1}{z}
-	vmovdqu8 %ymm16, (%rdi){%k1}
-	mov	%rdi, %rax
-	ret
-	.p2align 6
-.L\name\()_ladder:
-	mov	%rdi, %rax
 	LADDER \name, vmovdqu64, %xmm16, %xmm17
 .endm
 
@@ -160,11 +174,14 @@ ENTRY \name
 	jae	.L\name\()_33_64
 	sbb	%ecx, %ecx		/* all ones: n < 33 */
 	bzhi	%edx, %ecx, %ecx
+	SOURCE_AND_LAST_BYTE
 	kmovd	%ecx, %k1
 	PAGE_TEST
 	jnz	.L\name\()_refused
-	vmovdqu8 (%rsi), %ymm16{%k1}{z}
+	vmovdqu64 (%r9), %ymm16
+	LAST_BYTE_LOAD
 	vmovdqu8 %ymm16, (%rdi){%k1}
+	LAST_BYTE_STORE
 	mov	%rdi, %rax
 	ret
 	FROM_65 \name
@@ -186,16 +203,19 @@ ENTRY \name
 	ja	.L\name\()_65_128
 	mov	$-1, %ecx
 	bzhi	%edx, %ecx, %ecx	/* all 32 bits from 32 bytes on */
+	SOURCE_AND_LAST_BYTE
 	kmovd	%ecx, %k1
 	PAGE_TEST
 	jnz	.L\name\()_refused
+	LAST_BYTE_LOAD
 	mov	$32, %eax
 	cmp	%rax, %rdx
 	cmovae	%rdx, %rax
-	vmovdqu8 (%rsi), %ymm16{%k1}{z}
-	vmovdqu8 -32(%rsi,%rax), %ymm17{%k1}{z}
+	vmovdqu64 (%r9), %ymm16
+	vmovdqu64 -32(%r9,%rax), %ymm17
 	vmovdqu8 %ymm16, (%rdi){%k1}
 	vmovdqu8 %ymm17, -32(%rdi,%rax){%k1}
+	LAST_BYTE_STORE
 	mov	%rdi, %rax
 	ret
 	FROM_65 \name
@@ -211,22 +231,19 @@ SIZE_TESTED copyperf_memmove_avx512, copyperf_x86_avx512_memmove_large
 BRANCHLESS copyperf_memcpy_avx512_branchless, copyperf_x86_avx512_memcpy_large
 BRANCHLESS copyperf_memmove_avx512_branchless, copyperf_x86_avx512_memmove_large
 
-/*
- * For the unit test (test_masked_fits.c): whether PAGE_TEST, and
- * STARTS_A_PAGE, pass (dst, src): 1 or 0.
- */
+/* What a copy of 0 bytes loads its window and its last byte from: never stored to. */
+	.section .rodata
+	.p2align 6
+.Lno_bytes:
+	.zero	64
+	.text
+
+/* For the unit test (test_masked_fits.c): whether PAGE_TEST passes (dst, src): 1 or 0. */
 ENTRY copyperf_x86_page_test
 	PAGE_TEST
 	setz	%al
 	movzbl	%al, %eax
 	ret
 END copyperf_x86_page_test
-
-ENTRY copyperf_x86_starts_a_page
-	STARTS_A_PAGE
-	setz	%al
-	movzbl	%al, %eax
-	ret
-END copyperf_x86_starts_a_page
 
 	.section .note.GNU-stack, "", @progbits

@@ -11,12 +11,13 @@
  *  2. n > 128: with AVX2 up to 256 bytes four 32-byte vectors from each end,
  *     above that, and with SSE2 above 128, a jump to the large copy in C.
  *  3. n < 64 whose destination crosses a page: the ladder of widths
- *     (LADDER), where no store is made twice; every store that spans the
- *     boundary is slow.
+ *     (LADDER), where no store is made twice, and below 4 bytes the bytes of
+ *     step 4; every store that spans the boundary is slow.
  *  4. 4 <= n < 16: four 4-byte moves, the first and last and a middle pair
  *     that moves with the size (MIDDLE_PAIR), so that the sizes most calls of
  *     a mix draw take one path and not one per width; 16 <= n < 64: the same
- *     with 16-byte moves; 0 <= n < 4: the first, middle and last bytes.
+ *     with 16-byte moves; 0 <= n < 4: the first, middle and last bytes
+ *     (FIRST_MIDDLE_LAST).
  * Every path loads everything before it stores, so memmove takes the same
  * ones as memcpy: the two entries of a variant differ only in the C copy they
  * jump to. Scratch: rax, rcx, rdx, rsi, r8-r11, xmm0-xmm7 (ymm with AVX2,
@@ -44,21 +45,6 @@
 	\mov	\r2, (%rdi,%r8)
 	\mov	\r3, -\w(%rdi,%rdx)
 	ret
-.endm
-
-/* 0 <= n < 4: the first, middle and last bytes. */
-.macro FIRST_MIDDLE_LAST
-	test	%edx, %edx
-	jz	1f
-	mov	%edx, %ecx
-	shr	%ecx
-	movzbl	(%rsi), %r8d
-	movzbl	(%rsi,%rcx), %r9d
-	movzbl	-1(%rsi,%rdx), %r10d
-	mov	%r8b, (%rdi)
-	mov	%r9b, (%rdi,%rcx)
-	mov	%r10b, -1(%rdi,%rdx)
-1:	ret
 .endm
 
 /* rax already the destination; 32 <= n < 64 of a destination that crosses a page. */
@@ -117,7 +103,7 @@ ENTRY \name
 	cmp	$32, %edx
 	jae	.L\name\()_cross_32_63
 	cmp	$4, %edx
-	jb	.L\name\()_cross_under_4
+	jb	.L\name\()_under_4
 	LADDER	\name\()_cross, \xmov, %xmm0, %xmm1
 .L\name\()_cross_32_63:
 	VEC_\isa cross_32_63

@@ -131,12 +131,10 @@ void *copyperf_x86_forward_avx512(unsigned char *d, const unsigned char *s, size
 extern size_t copyperf_x86_blocks_max;
 
 /*
- * The AVX-512 entries' page tests, for the unit test (copy_avx512_ladder.S): 1
- * where the masked moves may take the pointers, and where the refused path's
- * masked move may take a copy of a byte or more.
+ * The AVX-512 entries' page test, for the unit test (copy_avx512_ladder.S): 1
+ * where the masked moves may take the pointers.
  */
 int copyperf_x86_page_test(const void *dst, const void *src);
-int copyperf_x86_starts_a_page(const void *dst, const void *src);
 
 /* The string copy alone, a routine in the registry (rep_movsb.c). */
 void *copyperf_rep_movsb(void *dst, const void *src, size_t n);

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The ladders' layout, written by hand in assembly: the AVX-512 entries' path
-# for 0-32 bytes, from the entry to its ret, lies in the entry's 64-byte line
-# (lib/x86_64/copy_avx512_ladder.S): each mispredicted size test fetches the
-# path again, one line and not two; the SSE2 and AVX2 entries start a line,
-# and so does the block their first jump reaches, so that the way to 4-15
-# bytes spans two lines (lib/x86_64/copy_vec_ladder.S). An edit that lays a
+# for 0-32 bytes, from the entry to its ret, lies in the entry's first two
+# 64-byte lines (lib/x86_64/copy_avx512_ladder.S): each mispredicted size
+# test fetches the path again, two lines and not three; the SSE2 and AVX2
+# entries start a line, and so does the block their first jump reaches, so
+# that the way to 4-15 bytes spans two lines (lib/x86_64/copy_vec_ladder.S). An edit that lays a
 # path out otherwise fails here, not silently in a benchmark.
 # Usage: layout.sh LIBRARY.so
 set -eu
@@ -54,12 +54,12 @@ for fn in copyperf_memcpy_avx512 copyperf_memmove_avx512; do
 		echo "layout.sh: $fn: its first ret does not end the masked move:" >&2
 		printf '%s\n' "$path" >&2
 		status=1
-	elif [ "$last" -ge 64 ]; then
-		echo "layout.sh: $fn: the path of 0-32 bytes ends $last bytes past the entry, beyond its line:" >&2
+	elif [ "$last" -ge 128 ]; then
+		echo "layout.sh: $fn: the path of 0-32 bytes ends $last bytes past the entry, beyond its two lines:" >&2
 		printf '%s\n' "$path" >&2
 		status=1
 	else
-		echo "layout.sh: $fn: 0-32 bytes from the entry to its ret at +$last, one line"
+		echo "layout.sh: $fn: 0-32 bytes from the entry to its ret at +$last, two lines"
 	fi
 done
 exit $status

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The AVX-512 copy's page tests (lib/x86_64/copy_avx512_ladder.S: the
- * instructions the copy runs, in functions of their own), against the rules
- * they stand for and what the rules are for, at every page offset of both
+ * The AVX-512 copy's page test (lib/x86_64/copy_avx512_ladder.S: the
+ * instructions the copy runs, in a function of its own), against the rule it
+ * stands for and what the rule is for, at every page offset of both
  * pointers. A wrong "fits" stays a correct copy (a masked-off byte does not
  * fault) that costs a suppressed fault, hundreds of nanoseconds; a wrong
  * "does not fit" sends a call to the slower plain moves. No copy test can see
@@ -31,12 +31,6 @@ static uintptr_t page_of(uintptr_t a)
 static int rule(uintptr_t p)
 {
 	return page_of(p - 1) == page_of(p + WINDOW - 1);
-}
-
-/* The refused path's rule: the window lies in the pointer's own page. */
-static int rule_from_start(uintptr_t p)
-{
-	return page_of(p) == page_of(p + WINDOW - 1);
 }
 
 /*
@@ -73,7 +67,6 @@ static void test_every_offset_pair(void **state)
 			for (uintptr_t dof = 0; dof < PAGE; dof++) {
 				uintptr_t d = pages[(ps + 1) % N_PAGES] + dof;
 				int fits = copyperf_x86_page_test((const void *)d, (const void *)s);
-				int from_start = copyperf_x86_starts_a_page((const void *)d, (const void *)s);
 
 				if (fits != (rule(s) && rule(d)))
 					fail_msg("copyperf_x86_page_test(dst at %#lx, src at %#lx): %d against the rule",
@@ -82,15 +75,6 @@ static void test_every_offset_pair(void **state)
 					if (!window_safe(s, sizes[k]) || !window_safe(d, sizes[k]))
 						fail_msg("copyperf_x86_page_test(dst at %#lx, src at %#lx): fits, but a "
 							 "window of a %zu-byte copy reaches a page it does not use",
-							 (unsigned long)d, (unsigned long)s, sizes[k]);
-				if (from_start != (rule_from_start(s) && rule_from_start(d)))
-					fail_msg("copyperf_x86_starts_a_page(dst at %#lx, src at %#lx): %d against "
-						 "the rule", (unsigned long)d, (unsigned long)s, from_start);
-				/* the refused path takes it for a byte or more only */
-				for (size_t k = 1; from_start && k < sizeof(sizes) / sizeof(sizes[0]); k++)
-					if (!window_safe(s, sizes[k]) || !window_safe(d, sizes[k]))
-						fail_msg("copyperf_x86_starts_a_page(dst at %#lx, src at %#lx): fits, "
-							 "but a window of a %zu-byte copy reaches a page it does not use",
 							 (unsigned long)d, (unsigned long)s, sizes[k]);
 			}
 		}
@@ -113,11 +97,6 @@ static void test_edges(void **state)
 	assert_false(copyperf_x86_page_test(mid, base + PAGE - WINDOW + 1));
 	assert_false(copyperf_x86_page_test(base + PAGE - 1, mid));
 	assert_true(copyperf_x86_page_test(base + PAGE + 1, mid));
-	/* the refused path: a page's first byte, for a copy of a byte or more */
-	assert_true(copyperf_x86_starts_a_page(base, base + PAGE));
-	assert_true(copyperf_x86_starts_a_page(mid, base + PAGE - WINDOW));
-	assert_false(copyperf_x86_starts_a_page(mid, base + PAGE - WINDOW + 1));
-	assert_false(copyperf_x86_starts_a_page(base + PAGE - 1, base));
 }
 
 int main(void)
