@@ -5,8 +5,9 @@
 # 64-byte lines (lib/x86_64/copy_avx512_ladder.S): each mispredicted size
 # test fetches the path again, two lines and not three; the SSE2 and AVX2
 # entries start a line, and so does the block their first jump reaches, so
-# that the way to 4-15 bytes spans two lines (lib/x86_64/copy_vec_ladder.S). An edit that lays a
-# path out otherwise fails here, not silently in a benchmark.
+# that the way to 4-15 bytes spans two lines (lib/x86_64/copy_vec_ladder.S).
+# An edit that lays a path out otherwise fails here, not silently in a
+# benchmark.
 # Usage: layout.sh LIBRARY.so
 set -eu
 so=$1

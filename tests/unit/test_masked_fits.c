@@ -3,10 +3,11 @@
  * The AVX-512 copy's page test (lib/x86_64/copy_avx512_ladder.S: the
  * instructions the copy runs, in a function of its own), against the rule it
  * stands for and what the rule is for, at every page offset of both
- * pointers. A wrong "fits" stays a correct copy (a masked-off byte does not
- * fault) that costs a suppressed fault, hundreds of nanoseconds; a wrong
- * "does not fit" sends a call to the slower plain moves. No copy test can see
- * either: this one can.
+ * pointers. A wrong "fits" lets the window's plain load read a page the copy
+ * does not use, which may fault, and its masked store cost a suppressed
+ * fault, hundreds of nanoseconds; a wrong "does not fit" sends a call to the
+ * slower plain moves. A copy test sees the first only where a page beside
+ * the copy is unmapped, and never the second: this one sees both.
  */
 #include <stdarg.h>
 #include <stddef.h>
