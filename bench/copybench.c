@@ -323,36 +323,55 @@ static double measure_lane(const struct contender *c, size_t size, const struct 
  * page's start; the page after it is mapped too), each row timing the calls
  * at every pair of its placement in turn. A page's start is where large
  * blocks and page-aligned buffers begin; at its last bytes a copy, or a
- * vector window past it, crosses into the next page.
+ * vector window past it, crosses into the next page. The last row copies 0
+ * bytes between pointers in no mapped page, as programs give an empty
+ * buffer's: NULL, and the small addresses an empty Rust slice points to.
  */
 struct placement {
 	const char *name;
 	unsigned n;
 	uint16_t src[8], dst[8];
+	bool no_page; /* src and dst: addresses, not offsets into the buffers */
 };
 static const struct placement placements[] = {
-	{ "page start", 8, { 0, 0, 40, 0, 1000, 0, 2051, 0 }, { 0, 40, 0, 1000, 0, 2051, 0, 3000 } },
+	{ "page start", 8, { 0, 0, 40, 0, 1000, 0, 2051, 0 }, { 0, 40, 0, 1000, 0, 2051, 0, 3000 }, false },
 	{ "in page", 8, { 8, 17, 1000, 3000, 100, 2048, 64, 2500 },
-	  { 40, 2051, 3003, 3000, 200, 2048, 128, 700 } },
+	  { 40, 2051, 3003, 3000, 200, 2048, 128, 700 }, false },
 	{ "src end", 8, { 4095, 4094, 4090, 4088, 4081, 4070, 4065, 4093 },
-	  { 40, 1000, 2064, 300, 3000, 64, 500, 2000 } },
+	  { 40, 1000, 2064, 300, 3000, 64, 500, 2000 }, false },
 	{ "dst end", 8, { 40, 1000, 2064, 300, 3000, 64, 500, 2000 },
-	  { 4095, 4094, 4090, 4088, 4081, 4070, 4065, 4093 } },
+	  { 4095, 4094, 4090, 4088, 4081, 4070, 4065, 4093 }, false },
 };
 #define N_PLACEMENTS (sizeof(placements) / sizeof(placements[0]))
 static const size_t repeat_sizes[] = { 0, 1, 3, 4, 8, 15, 16, 24, 31, 32, 33, 48, 63, 64 };
 #define N_REPEAT_SIZES (sizeof(repeat_sizes) / sizeof(repeat_sizes[0]))
 #define REPEAT_PAGE 4096u
 #define REPEAT_BUFFER (3 * REPEAT_PAGE) /* the page before, the page, the page after */
+static const struct placement no_page = { "no page", 8, { 1, 8, 0, 4, 1, 8, 2, 16 },
+					   { 1, 8, 0, 4, 8, 1, 16, 2 }, true };
+#define N_REPEAT_ROWS (N_REPEAT_SIZES * N_PLACEMENTS + 1)
 
 static size_t repeat_size(size_t row)
 {
-	return repeat_sizes[row / N_PLACEMENTS];
+	return row < N_REPEAT_SIZES * N_PLACEMENTS ? repeat_sizes[row / N_PLACEMENTS] : 0;
 }
 
 static const struct placement *repeat_placement(size_t row)
 {
-	return &placements[row % N_PLACEMENTS];
+	return row < N_REPEAT_SIZES * N_PLACEMENTS ? &placements[row % N_PLACEMENTS] : &no_page;
+}
+
+/* The k-th pair of placement pl in the buffers of b: *d and *s. */
+static void repeat_pair(const struct placement *pl, unsigned k, const struct buffers *b,
+			unsigned char **d, const unsigned char **s)
+{
+	if (pl->no_page) {
+		*d = (unsigned char *)(uintptr_t)pl->dst[k];
+		*s = (const unsigned char *)(uintptr_t)pl->src[k];
+	} else {
+		*d = b->dst + REPEAT_PAGE + pl->dst[k];
+		*s = b->src + REPEAT_PAGE + pl->src[k];
+	}
 }
 
 static TIMED_LOOP double measure_repeat(const struct contender *c, size_t row,
@@ -364,9 +383,10 @@ static TIMED_LOOP double measure_repeat(const struct contender *c, size_t row,
 	double t0 = now();
 
 	for (unsigned k = 0; k < pl->n; k++) {
-		unsigned char *d = b->dst + REPEAT_PAGE + pl->dst[k];
-		const unsigned char *s = b->src + REPEAT_PAGE + pl->src[k];
+		unsigned char *d;
+		const unsigned char *s;
 
+		repeat_pair(pl, k, b, &d, &s);
 		for (size_t i = 0; i < count; i++)
 			call(d, s, n);
 	}
@@ -380,17 +400,18 @@ static void check_repeat(const struct contender *c, size_t row, const struct buf
 	size_t n = repeat_size(row);
 
 	for (unsigned k = 0; k < pl->n; k++) {
-		unsigned char *d = b->dst + REPEAT_PAGE + pl->dst[k];
-		const unsigned char *s = b->src + REPEAT_PAGE + pl->src[k];
+		unsigned char *d;
+		const unsigned char *s;
 		size_t at = (size_t)-1;
 		char what[80];
 
+		repeat_pair(pl, k, b, &d, &s);
 		memset(b->dst, 0, REPEAT_BUFFER);
 		if (c->fn(d, s, n) != d)
 			at = 0;
 		for (size_t i = 0; at == (size_t)-1 && i < REPEAT_BUFFER; i++) {
 			const unsigned char *p = b->dst + i;
-			unsigned char want = p >= d && p < d + n ? s[p - d] : 0;
+			unsigned char want = n && p >= d && p < d + n ? s[p - d] : 0;
 
 			if (*p != want)
 				at = i;
@@ -464,7 +485,7 @@ static const struct table tables[] = {
 	  .title = "repeat: 0-64 B copied again and again between the same two pointers (ns per call),\n"
 		   "8 pairs of page offsets a row, in turn: one or both at a page's start, both inside it,\n"
 		   "the source or the destination in its last 31 bytes",
-	  .measure = measure_repeat, .buffer = REPEAT_BUFFER, .n_sizes = N_REPEAT_SIZES * N_PLACEMENTS,
+	  .measure = measure_repeat, .buffer = REPEAT_BUFFER, .n_sizes = N_REPEAT_ROWS,
 	  .report = report_rows },
 	{ .cases = "chain",
 	  .title = "chain: 1-128 B copies appended one after another, each copy's last byte read back\n"

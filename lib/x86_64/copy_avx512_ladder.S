@@ -9,13 +9,13 @@
  *  1. n > 32: up to 64 bytes one 32-byte move from each end; from 65 to 128
  *     one 64-byte move from each end (two 64-byte moves at 64 bytes would
  *     store every byte twice).
- *  2. 0 <= n <= 32: the page test (PAGE_TEST); where both pointers pass, a
- *     32-byte load of the source's window (a plain load: the page test keeps
- *     the window in the source's page), a masked store of its first n bytes,
- *     and the last byte again in a plain move (LAST_BYTE_*). The mask comes
- *     from the size test's carry, so that the store need not wait for the
- *     page test. From the entry (a line's start) to its ret this path lies in
- *     two lines, which fetches bring again after each mispredicted size test.
+ *  2. 0 <= n <= 32: the mask of the first n bytes; for 0 bytes both pointers
+ *     moved off the caller's (NO_BYTES_ELSEWHERE); the page test (PAGE_TEST).
+ *     Where both pointers pass, a 32-byte load of the source's window (a
+ *     plain load: the page test keeps it in the source's page), a masked
+ *     store of its first n bytes, and the last byte again in a plain move.
+ *     From the entry (a line's start) to its ret this path lies in two lines,
+ *     which fetches bring again after each mispredicted size test.
  *  3. Refused (REFUSED): below 4 bytes the first, middle and last bytes,
  *     from 4 to 32 plain moves of the widest width that fits (LADDER).
  *  4. 129-256 bytes: four 32-byte vectors from each end; 257-512: eight from
@@ -38,67 +38,61 @@
  * a decoder appending to its window reads the last byte it wrote, would wait
  * so at every copy; the last byte's plain move lets that read through.
  *
+ * Where the copies' lines come from memory, each instruction on the path
+ * costs: the calls are independent, and the fewer of them the reorder buffer
+ * holds, the fewer misses are in flight. Step 2 is as short as it can be.
+ *
  * Every path loads everything before it stores, so memmove takes the same
  * ones as memcpy: the two entries of a variant differ only in the C copy they
  * jump to. The registers are the caller's scratch: ymm16-ymm31 and zmm16-31
  * (EVEX-only: no dirty upper state for the caller's SSE code, no vzeroupper),
- * k1, rax, rcx, r8-r11.
+ * k1, rax, rcx, rsi, rdi, r8-r11 (rax holds the destination from the entry
+ * on, so that step 2 may move rsi and rdi).
  */
 #include "blocks.inc"
 
 /*
- * The page test: for each pointer p, the byte before it and the last byte of
- * its 32-byte window [p, p + 32) lie in one page, that is p is 1 to 4064 bytes
- * into its page. Then the window lies in the page of the copy's first byte
- * or, for 0 bytes, of the byte before the pointer (the last of an object it is
- * one past): pages the copy uses, where a load of the window reads no byte
- * it may not and a masked-off byte of the store is not written. A masked-off
- * byte in a page that is not mapped would cost a suppressed fault, hundreds
- * of nanoseconds: at NULL, say, or one past an object that ends a page. Near a
- * page's end a masked store whose window crosses into the next page is also
- * as slow as a plain store that spans the boundary, even where its bytes
- * there are masked off. Refused: those near a page's end, and those at a
- * page's start; the copy's size in the rule would take the second here, but
- * each way of adding it measured made the call mixes slower. Two 32-bit sums
- * and an XOR per pointer: bit 12 of the XOR is set exactly when the two bytes
- * lie in different pages.
- * Scratch eax, ecx, r8d; ZF clear: refused.
+ * Copies of 0 bytes touch neither of the caller's pointers: a copy of nothing
+ * may be given any pointer (NULL, or one past an object that ends a mapping,
+ * or the small non-zero address an empty slice of Rust points to), and a
+ * masked move, even of no byte, at a page that is not mapped costs a
+ * suppressed fault, tens of nanoseconds. By cmovz on the mask's ZF (bzhi's:
+ * n = 0), rsi goes to the middle of .Lno_bytes, read-only zeros never
+ * stored to, and rdi into the red zone, 64 bytes below the stack pointer:
+ * not the return address's line, whose ret would wait for the masked store
+ * to reach the cache (masked stores do not forward), and not the stack's top
+ * that a load would find just written by the call. No branch: 0-byte copies
+ * are a few per cent of real call mixes, at random among the others, and a
+ * branch on them is one no predictor learns.
+ * Scratch r11.
  */
-.macro PAGE_TEST
-	lea	-1(%rsi), %eax
-	lea	31(%rsi), %ecx
-	xor	%ecx, %eax
-	lea	-1(%rdi), %ecx
-	lea	31(%rdi), %r8d
-	xor	%r8d, %ecx
-	or	%ecx, %eax
-	test	$0x10, %ah
+.macro NO_BYTES_ELSEWHERE
+	cmovz	.Lno_bytes_at(%rip), %rsi
+	lea	-64(%rsp), %r11
+	cmovz	%r11, %rdi
 .endm
 
 /*
- * Step 2's source and last byte, right after the mask's bzhi, whose ZF says
- * n = 0: r9 the source and r10 one past the destination's end, or for no
- * bytes r9 the middle of .Lno_bytes, read-only zeros, and r10 the stack
- * pointer, so that the byte's store writes the red zone's top. Neither the
- * return address nor the stack above it: a load of those, or a ret after a
- * store to them, would wait for a store to reach the cache, behind every
- * store before it. LAST_BYTE_LOAD comes before any store, LAST_BYTE_STORE
- * after the masked one: the younger of the two, the one a later load reads.
+ * The page test: for each pointer p, the 32-byte window [p, p + 32) lies in
+ * one page, that is p is 0 to 4064 bytes into its page. Then the window lies
+ * in the page of the copy's first byte, for 1 byte or more: a page the copy
+ * uses, where a load of the window reads no byte it may not and a masked-off
+ * byte of the store is not written (0 bytes use no page of the caller's: see
+ * NO_BYTES_ELSEWHERE). Near a page's end a masked store whose window crosses
+ * into the next page is as slow as a plain store that spans the boundary,
+ * even where its bytes there are masked off, and a masked-off byte in a page
+ * that is not mapped would cost a suppressed fault: refused. A sum and an XOR
+ * per pointer: bit 12 of the XOR is set exactly when p and p + 31 lie in
+ * different pages.
+ * Scratch ecx, r8d; ZF clear: refused.
  */
-.macro SOURCE_AND_LAST_BYTE
-	mov	%rsi, %r9
-	lea	(%rdi,%rdx), %r10
-	lea	.Lno_bytes+32(%rip), %r11
-	cmovz	%r11, %r9
-	cmovz	%rsp, %r10
-.endm
-
-.macro LAST_BYTE_LOAD
-	movzbl	-1(%r9,%rdx), %ecx
-.endm
-
-.macro LAST_BYTE_STORE
-	movb	%cl, -1(%r10)
+.macro PAGE_TEST
+	lea	31(%rsi), %ecx
+	xor	%esi, %ecx
+	lea	31(%rdi), %r8d
+	xor	%edi, %r8d
+	or	%r8d, %ecx
+	test	$0x10, %ch
 .endm
 
 /*
@@ -130,11 +124,10 @@
 /*
  * The calls the page test refused: 0 <= n <= 32, or with two windows
  * 0 <= n <= 64. Below 4 bytes the first, middle and last; above 32 the two
- * 32-byte moves; otherwise the ladder.
+ * 32-byte moves; otherwise the ladder. rax: the destination already.
  */
 .macro REFUSED name, windows
 .L\name\()_refused:
-	mov	%rdi, %rax
 	cmp	$4, %edx
 	jae	.L\name\()_from_4
 	FIRST_MIDDLE_LAST
@@ -172,17 +165,16 @@ ENTRY \name
 	ja	.L\name\()_65_128
 	cmp	$33, %dl
 	jae	.L\name\()_33_64
-	sbb	%ecx, %ecx		/* all ones: n < 33 */
-	bzhi	%edx, %ecx, %ecx
-	SOURCE_AND_LAST_BYTE
+	bzhi	%edx, .Lall_ones(%rip), %ecx
+	mov	%rdi, %rax
+	NO_BYTES_ELSEWHERE
 	kmovd	%ecx, %k1
 	PAGE_TEST
 	jnz	.L\name\()_refused
-	vmovdqu64 (%r9), %ymm16
-	LAST_BYTE_LOAD
+	vmovdqu64 (%rsi), %ymm16
+	movzbl	-1(%rsi,%rdx), %ecx
 	vmovdqu8 %ymm16, (%rdi){%k1}
-	LAST_BYTE_STORE
-	mov	%rdi, %rax
+	movb	%cl, -1(%rdi,%rdx)
 	ret
 	FROM_65 \name
 	FROM_33 \name
@@ -201,22 +193,21 @@ END \name
 ENTRY \name
 	cmp	$64, %rdx
 	ja	.L\name\()_65_128
-	mov	$-1, %ecx
-	bzhi	%edx, %ecx, %ecx	/* all 32 bits from 32 bytes on */
-	SOURCE_AND_LAST_BYTE
+	bzhi	%edx, .Lall_ones(%rip), %ecx	/* all 32 bits from 32 bytes on */
+	mov	%rdi, %rax
+	NO_BYTES_ELSEWHERE
 	kmovd	%ecx, %k1
 	PAGE_TEST
 	jnz	.L\name\()_refused
-	LAST_BYTE_LOAD
-	mov	$32, %eax
-	cmp	%rax, %rdx
-	cmovae	%rdx, %rax
-	vmovdqu64 (%r9), %ymm16
-	vmovdqu64 -32(%r9,%rax), %ymm17
+	movzbl	-1(%rsi,%rdx), %ecx
+	mov	$32, %r11d
+	cmp	%r11, %rdx
+	cmovae	%rdx, %r11
+	vmovdqu64 (%rsi), %ymm16
+	vmovdqu64 -32(%rsi,%r11), %ymm17
 	vmovdqu8 %ymm16, (%rdi){%k1}
-	vmovdqu8 %ymm17, -32(%rdi,%rax){%k1}
-	LAST_BYTE_STORE
-	mov	%rdi, %rax
+	vmovdqu8 %ymm17, -32(%rdi,%r11){%k1}
+	movb	%cl, -1(%rdi,%rdx)
 	ret
 	FROM_65 \name
 	FROM_33 \name
@@ -231,11 +222,21 @@ SIZE_TESTED copyperf_memmove_avx512, copyperf_x86_avx512_memmove_large
 BRANCHLESS copyperf_memcpy_avx512_branchless, copyperf_x86_avx512_memcpy_large
 BRANCHLESS copyperf_memmove_avx512_branchless, copyperf_x86_avx512_memmove_large
 
-/* What a copy of 0 bytes loads its window and its last byte from: never stored to. */
+/*
+ * What a copy of 0 bytes loads its window and its last byte from (from the
+ * middle: the branchless variant's second window may start 32 bytes before),
+ * never stored to; and the mask's source.
+ */
 	.section .rodata
 	.p2align 6
 .Lno_bytes:
 	.zero	64
+.Lall_ones:
+	.long	-1
+	.section .data.rel.ro, "aw"
+	.p2align 3
+.Lno_bytes_at:
+	.quad	.Lno_bytes + 32
 	.text
 
 /* For the unit test (test_masked_fits.c): whether PAGE_TEST passes (dst, src): 1 or 0. */

@@ -105,14 +105,15 @@ static int one(const struct subject *s, const struct guarded *g, size_t n, int s
 
 /*
  * A copy of 0 bytes touches nothing, so it may be given pointers that cannot
- * be read or written: NULL, and inside a PROT_NONE page at its start, middle
- * and last line.
+ * be read or written: NULL, the small addresses an empty Rust slice points
+ * to, and inside a PROT_NONE page at its start, middle and last line.
  */
 static int nothing_anywhere(const struct subject *s, const struct guarded *g)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	unsigned char *guard = g->dst + g->region; /* the last guard page */
-	unsigned char *const at[] = { NULL, guard, guard + page / 2, guard + page - 64 };
+	unsigned char *const at[] = { NULL, (unsigned char *)1, (unsigned char *)8, guard, guard + page / 2,
+				      guard + page - 64 };
 	int bad = 0;
 
 	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
