@@ -6,10 +6,10 @@
  * checks the entries' layout.
  *
  * The steps of copyperf_memcpy_avx512 and copyperf_memmove_avx512:
- *  1. n > 32: up to 64 bytes one 32-byte move from each end; from 65 to 128
+ *  1. n >= 32: up to 64 bytes one 32-byte move from each end; from 65 to 128
  *     one 64-byte move from each end (two 64-byte moves at 64 bytes would
  *     store every byte twice).
- *  2. 0 <= n <= 32: the mask of the first n bytes; for 0 bytes both pointers
+ *  2. 0 <= n < 32: the mask of the first n bytes; for 0 bytes both pointers
  *     moved off the caller's (NO_BYTES_ELSEWHERE); the page test (PAGE_TEST).
  *     Where both pointers pass, a 32-byte load of the source's window (a
  *     plain load: the page test keeps it in the source's page), a masked
@@ -96,16 +96,18 @@
 .endm
 
 /*
- * n > 32: up to 64 bytes one 32-byte move from each end (FROM_33); 65 to 128
+ * n >= 32: up to 64 bytes one 32-byte move from each end (FROM_32: plain
+ * moves, which a copy of 32 bytes from memory makes faster than the masked
+ * path's, and a later load reads at once); 65 to 128
  * one 64-byte move from each end, above that the jump to ABOVE_128
- * (FROM_65). rax: the destination. FROM_65, FROM_33 and REFUSED follow an
+ * (FROM_65). rax: the destination. FROM_65, FROM_32 and REFUSED follow an
  * entry in that order, the first two from a line's start and REFUSED right
- * after FROM_33: a block that a taken branch reaches spans no line boundary
+ * after FROM_32: a block that a taken branch reaches spans no line boundary
  * where it can help it (one that does ran a cycle a call slower).
  */
-.macro FROM_33 name
+.macro FROM_32 name
 	.p2align 6
-.L\name\()_33_64:
+.L\name\()_32_64:
 	mov	%rdi, %rax
 	BOTH_ENDS_2 vmovdqu64, 32, %ymm16, %ymm17
 	ret
@@ -122,7 +124,7 @@
 .endm
 
 /*
- * The calls the page test refused: 0 <= n <= 32, or with two windows
+ * The calls the page test refused: 0 <= n < 32, or with two windows
  * 0 <= n <= 64. Below 4 bytes the first, middle and last; above 32 the two
  * 32-byte moves; otherwise the ladder. rax: the destination already.
  */
@@ -134,7 +136,7 @@
 .L\name\()_from_4:
 .if \windows == 2
 	cmp	$32, %edx
-	ja	.L\name\()_33_64
+	ja	.L\name\()_32_64
 .endif
 	LADDER \name, vmovdqu64, %xmm16, %xmm17
 .endm
@@ -163,8 +165,8 @@
 ENTRY \name
 	cmp	$64, %rdx
 	ja	.L\name\()_65_128
-	cmp	$33, %dl
-	jae	.L\name\()_33_64
+	cmp	$32, %dl
+	jae	.L\name\()_32_64
 	bzhi	%edx, .Lall_ones(%rip), %ecx
 	mov	%rdi, %rax
 	NO_BYTES_ELSEWHERE
@@ -177,7 +179,7 @@ ENTRY \name
 	movb	%cl, -1(%rdi,%rdx)
 	ret
 	FROM_65 \name
-	FROM_33 \name
+	FROM_32 \name
 	REFUSED \name, 1
 	ABOVE_128 \name, \large
 END \name
@@ -210,7 +212,7 @@ ENTRY \name
 	movb	%cl, -1(%rdi,%rdx)
 	ret
 	FROM_65 \name
-	FROM_33 \name
+	FROM_32 \name
 	REFUSED \name, 2
 	ABOVE_128 \name, \large
 END \name

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The ladders' layout, written by hand in assembly: the AVX-512 entries' path
-# for 0-32 bytes, from the entry to its ret, lies in the entry's first two
+# for 0-31 bytes, from the entry to its ret, lies in the entry's first two
 # 64-byte lines (lib/x86_64/copy_avx512_ladder.S): each mispredicted size
 # test fetches the path again, two lines and not three; the SSE2 and AVX2
 # entries start a line, and so does the block their first jump reaches, so
@@ -56,11 +56,11 @@ for fn in copyperf_memcpy_avx512 copyperf_memmove_avx512; do
 		printf '%s\n' "$path" >&2
 		status=1
 	elif [ "$last" -ge 128 ]; then
-		echo "layout.sh: $fn: the path of 0-32 bytes ends $last bytes past the entry, beyond its two lines:" >&2
+		echo "layout.sh: $fn: the path of 0-31 bytes ends $last bytes past the entry, beyond its two lines:" >&2
 		printf '%s\n' "$path" >&2
 		status=1
 	else
-		echo "layout.sh: $fn: 0-32 bytes from the entry to its ret at +$last, two lines"
+		echo "layout.sh: $fn: 0-31 bytes from the entry to its ret at +$last, two lines"
 	fi
 done
 exit $status
