@@ -88,7 +88,7 @@ COPYBENCH_BROKEN := $(BUILD)/tests/copybench-broken
 $(COPYBENCH_BROKEN): $(BUILD)/bench/copybench.o $(BUILD)/tests/broken_routine.o $(COPYBENCH_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# What masked moves cost on this CPU (BENCHMARKS.md, "Call mixes"); x86-64 with AVX-512 only.
+# What masked moves cost on this CPU (BENCHMARKS.md, "What a masked move costs"); x86-64 with AVX-512 only.
 MASKED_OPS := $(BUILD)/bench/masked_ops
 $(BUILD)/bench/masked_ops.o: ALL_CFLAGS += -Isrc
 $(MASKED_OPS): $(BUILD)/bench/masked_ops.o $(BUILD)/src/stats/stats.o $(BUILD)/src/xalloc.o $(LIB_A)
