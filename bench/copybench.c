@@ -349,16 +349,17 @@ static const size_t repeat_sizes[] = { 0, 1, 3, 4, 8, 15, 16, 24, 31, 32, 33, 48
 #define REPEAT_BUFFER (3 * REPEAT_PAGE) /* the page before, the page, the page after */
 static const struct placement no_page = { "no page", 8, { 1, 8, 0, 4, 1, 8, 2, 16 },
 					   { 1, 8, 0, 4, 8, 1, 16, 2 }, true };
-#define N_REPEAT_ROWS (N_REPEAT_SIZES * N_PLACEMENTS + 1)
+#define N_GRID_ROWS (N_REPEAT_SIZES * N_PLACEMENTS) /* every size at every placement */
+#define N_REPEAT_ROWS (N_GRID_ROWS + 1)             /* and 0 bytes at no_page */
 
 static size_t repeat_size(size_t row)
 {
-	return row < N_REPEAT_SIZES * N_PLACEMENTS ? repeat_sizes[row / N_PLACEMENTS] : 0;
+	return row < N_GRID_ROWS ? repeat_sizes[row / N_PLACEMENTS] : 0;
 }
 
 static const struct placement *repeat_placement(size_t row)
 {
-	return row < N_REPEAT_SIZES * N_PLACEMENTS ? &placements[row % N_PLACEMENTS] : &no_page;
+	return row < N_GRID_ROWS ? &placements[row % N_PLACEMENTS] : &no_page;
 }
 
 /* The k-th pair of placement pl in the buffers of b: *d and *s. */
@@ -411,6 +412,7 @@ static void check_repeat(const struct contender *c, size_t row, const struct buf
 			at = 0;
 		for (size_t i = 0; at == (size_t)-1 && i < REPEAT_BUFFER; i++) {
 			const unsigned char *p = b->dst + i;
+			/* n first: a no_page row's d is no object's, not to be compared */
 			unsigned char want = n && p >= d && p < d + n ? s[p - d] : 0;
 
 			if (*p != want)

@@ -225,9 +225,9 @@ BRANCHLESS copyperf_memcpy_avx512_branchless, copyperf_x86_avx512_memcpy_large
 BRANCHLESS copyperf_memmove_avx512_branchless, copyperf_x86_avx512_memmove_large
 
 /*
- * What a copy of 0 bytes loads its window and its last byte from (from the
- * middle: the branchless variant's second window may start 32 bytes before),
- * never stored to; and the mask's source.
+ * What a copy of 0 bytes loads its windows and its last byte from, never
+ * stored to: from the middle, since the last byte's load reads the byte
+ * before the pointer and a window the 32 after it. And the mask's source.
  */
 	.section .rodata
 	.p2align 6
