@@ -29,12 +29,14 @@ LIB_ISAS = $(shell scripts/cpu-isas.sh $(ARCH_DIR))
 # Each threshold path forced for every size above 8 vectors, so the small sizes reach it (the
 # string copy where source and destination share their offset in a line, too);
 # with each, the overlapping memmoves that go forward take each of the AVX-512 variant's loops
-# (libcheck runs every variant's functions, whichever COPYPERF_ISA picks).
+# (libcheck runs every variant's functions, whichever COPYPERF_ISA picks). Then the machine's
+# thresholds with each AVX-512 loop, which the ladders jump to below the string copy's sizes.
 LIB_FORCED := "COPYPERF_REP_MOVSB_MIN=0 COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_THRESHOLD=1G COPYPERF_REP_MOVSB_STEP=16K" \
 	"COPYPERF_REP_MOVSB_MIN=1G COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_THRESHOLD=1G COPYPERF_REP_MOVSB_ALIGNED=0" \
 	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_STREAMS=1 COPYPERF_LOOP_VEC=32" \
 	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_STREAMS=2 COPYPERF_LOOP_VEC=64" \
-	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_STREAMS=4 COPYPERF_LOOP_VEC=64"
+	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_STREAMS=4 COPYPERF_LOOP_VEC=64" \
+	"COPYPERF_LOOP_VEC=32" "COPYPERF_LOOP_VEC=64"
 
 # The AVX-512 entries' path of 0-32 bytes (assembly, whatever the compiler) fits the entry's line.
 LIB_LAYOUT := $(if $(filter x86_64,$(ARCH_DIR)),tests/lib/layout.sh $(BUILD)/$(LIB_SO_FILE))

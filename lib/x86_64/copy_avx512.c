@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The AVX-512 variants' large copies, past their ladders' blocks (above 512
- * or 1024 bytes, copyperf_x86_blocks_max): 64-byte vectors, one cache line
+ * or 1024 bytes, the tuning's blocks_max): 64-byte vectors, one cache line
  * per register.
  */
 #define VEC_SIZE 64
@@ -11,10 +11,8 @@
 #define VEC_STOREU(p, v) _mm512_storeu_si512((void *)(p), (v))
 #define VEC_STOREA(p, v) _mm512_store_si512((void *)(p), (v))
 #define VEC_STREAM(p, v) _mm512_stream_si512((void *)(p), (v))
-/* The loop: its own or AVX2's, as the tuning says (tuning.c). */
-#define VEC_FORWARD(d, s, n)                                                          \
-	(copyperf_x86_tuning.loop_vec == 32 ? copyperf_x86_forward_avx2(d, s, n) \
-					    : copyperf_x86_forward_avx512(d, s, n))
+/* The loop: 64-byte vectors or 32-byte ones, as the tuning says (tuning.c). */
+#define VEC_FORWARD copyperf_x86_forward_avx512_tuned
 #include "vec_copy.h"
 
 LARGE void *copyperf_x86_avx512_memcpy_large(void *dst, const void *src, size_t n)

@@ -22,10 +22,13 @@
  *     the start and two, four or eight from the end (blocks.inc). 32-byte
  *     vectors: a 64-byte access at a random address spans two lines nearly
  *     always, a 32-byte one half the time.
- *  5. 513-1024 bytes where the tuning says (copyperf_x86_blocks_max: where
- *     the loop is this variant's own, its head, tail and jumps cost more than
- *     blocks), the same in 64-byte vectors.
- *  6. Above: a jump to the large copy in C.
+ *  5. 513-1024 bytes where the tuning says (its blocks_max: where the loop
+ *     is this variant's own, its head, tail and jumps cost more than blocks),
+ *     the same in 64-byte vectors.
+ *  6. Above, below the tuning's loop_max: a jump to the forward loop
+ *     (forward_loop.S), which the large copy would choose there (blocks.inc,
+ *     TO_LOOP); the rest, memmove's backward copies among them, a jump to the
+ *     large copy in C. The size is tested against loop_max before step 5.
  * copyperf_memcpy_avx512_branchless and its memmove have no size test up to
  * 64 bytes: two windows loaded and stored masked, the first n bytes of a
  * 32-byte window at the start and, from 33 bytes, the last 32 (where sizes
@@ -43,8 +46,9 @@
  * holds, the fewer misses are in flight. Step 2 is as short as it can be.
  *
  * Every path loads everything before it stores, so memmove takes the same
- * ones as memcpy: the two entries of a variant differ only in the C copy they
- * jump to. The registers are the caller's scratch: ymm16-ymm31 and zmm16-31
+ * ones as memcpy: the two entries of a variant differ only past the blocks,
+ * where memmove copies backward a destination above its source within the
+ * copy. The registers are the caller's scratch: ymm16-ymm31 and zmm16-31
  * (EVEX-only: no dirty upper state for the caller's SSE code, no vzeroupper),
  * k1, rax, rcx, rsi, rdi, r8-r11 (rax holds the destination from the entry
  * on, so that step 2 may move rsi and rdi).
@@ -141,8 +145,8 @@
 	LADDER \name, vmovdqu64, %xmm16, %xmm17
 .endm
 
-/* n > 128: steps 4 to 6. large: the C copy. */
-.macro ABOVE_128 name, large
+/* n > 128: steps 4 to 6. large: the C copy; move: 1 for memmove. */
+.macro ABOVE_128 name, large, move
 	.p2align 6
 .L\name\()_above_128:
 	mov	%rdi, %rax
@@ -155,13 +159,16 @@
 	ja	.L\name\()_above_512
 	EIGHT_TO_16 \name\()_h, vmovdqu64, 32, %ymm16, %ymm17, %ymm18, %ymm19, %ymm20, %ymm21, %ymm22, %ymm23, %ymm24, %ymm25, %ymm26, %ymm27, %ymm28, %ymm29, %ymm30, %ymm31
 .L\name\()_above_512:
-	cmp	copyperf_x86_blocks_max(%rip), %rdx
-	ja	\large
+	FROM_LOOP_MAX \large
+	cmp	copyperf_x86_tuning+X86_TUNING_BLOCKS_MAX(%rip), %rdx
+	ja	.L\name\()_loop
 	EIGHT_TO_16 \name\()_v, vmovdqu64, 64, %zmm16, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22, %zmm23, %zmm24, %zmm25, %zmm26, %zmm27, %zmm28, %zmm29, %zmm30, %zmm31
+.L\name\()_loop:
+	TO_LOOP \large, copyperf_x86_forward_avx512_tuned, \move
 .endm
 
 /* The size-tested variant: copyperf_memcpy_avx512, copyperf_memmove_avx512. */
-.macro SIZE_TESTED name, large
+.macro SIZE_TESTED name, large, move
 ENTRY \name
 	cmp	$64, %rdx
 	ja	.L\name\()_65_128
@@ -181,7 +188,7 @@ ENTRY \name
 	FROM_65 \name
 	FROM_32 \name
 	REFUSED \name, 1
-	ABOVE_128 \name, \large
+	ABOVE_128 \name, \large, \move
 END \name
 .endm
 
@@ -191,7 +198,7 @@ END \name
  * to the first min(n, 32) bytes of their window. The second window lies
  * inside the copy from 33 bytes on: the page test's rule is the first's.
  */
-.macro BRANCHLESS name, large
+.macro BRANCHLESS name, large, move
 ENTRY \name
 	cmp	$64, %rdx
 	ja	.L\name\()_65_128
@@ -214,15 +221,15 @@ ENTRY \name
 	FROM_65 \name
 	FROM_32 \name
 	REFUSED \name, 2
-	ABOVE_128 \name, \large
+	ABOVE_128 \name, \large, \move
 END \name
 .endm
 
 	.text
-SIZE_TESTED copyperf_memcpy_avx512, copyperf_x86_avx512_memcpy_large
-SIZE_TESTED copyperf_memmove_avx512, copyperf_x86_avx512_memmove_large
-BRANCHLESS copyperf_memcpy_avx512_branchless, copyperf_x86_avx512_memcpy_large
-BRANCHLESS copyperf_memmove_avx512_branchless, copyperf_x86_avx512_memmove_large
+SIZE_TESTED copyperf_memcpy_avx512, copyperf_x86_avx512_memcpy_large, 0
+SIZE_TESTED copyperf_memmove_avx512, copyperf_x86_avx512_memmove_large, 1
+BRANCHLESS copyperf_memcpy_avx512_branchless, copyperf_x86_avx512_memcpy_large, 0
+BRANCHLESS copyperf_memmove_avx512_branchless, copyperf_x86_avx512_memmove_large, 1
 
 /*
  * What a copy of 0 bytes loads its windows and its last byte from, never

@@ -8,8 +8,9 @@
  * The steps of copyperf_memcpy_<isa> and copyperf_memmove_<isa>:
  *  1. 64 <= n <= 128, falling through from the entry: 64 bytes from each end
  *     (two 32-byte vectors with AVX2, four 16-byte ones with SSE2).
- *  2. n > 128: with AVX2 up to 256 bytes four 32-byte vectors from each end,
- *     above that, and with SSE2 above 128, a jump to the large copy in C.
+ *  2. n > 128: with AVX2 up to 256 bytes four 32-byte vectors from each end;
+ *     above that, and with SSE2 above 128, a jump to the forward loop below
+ *     the tuning's loop_max (blocks.inc, TO_LOOP), else to the large copy in C.
  *  3. n < 64 whose destination crosses a page: the ladder of widths
  *     (LADDER), where no store is made twice, and below 4 bytes the bytes of
  *     step 4; every store that spans the boundary is slow.
@@ -19,8 +20,9 @@
  *     with 16-byte moves; 0 <= n < 4: the first, middle and last bytes
  *     (FIRST_MIDDLE_LAST).
  * Every path loads everything before it stores, so memmove takes the same
- * ones as memcpy: the two entries of a variant differ only in the C copy they
- * jump to. Scratch: rax, rcx, rdx, rsi, r8-r11, xmm0-xmm7 (ymm with AVX2,
+ * ones as memcpy: the two entries of a variant differ only past the blocks,
+ * where memmove copies backward a destination above its source within the
+ * copy. Scratch: rax, rcx, rdx, rsi, r8-r11, xmm0-xmm7 (ymm with AVX2,
  * whose paths with ymm end in vzeroupper).
  */
 #include "blocks.inc"
@@ -68,10 +70,11 @@
 .endm
 
 /*
- * One entry: name, the large copy in C, isa (sse2 or avx2: VEC_<ISA> moves
- * 64-128 bytes and 32-63 of a crossing destination), xmov (its 16-byte move).
+ * One entry: name, the large copy in C and the forward loop, move (1 for
+ * memmove), isa (sse2 or avx2: VEC_<ISA> moves 64-128 bytes and 32-63 of a
+ * crossing destination), xmov (its 16-byte move).
  */
-.macro VEC_LADDER name, large, isa, xmov
+.macro VEC_LADDER name, large, loop, move, isa, xmov
 ENTRY \name
 	mov	%rdi, %rax
 	lea	-64(%rdx), %rcx
@@ -81,11 +84,7 @@ ENTRY \name
 	.p2align 6	/* the way to 4-15 bytes on two lines, not three */
 .L\name\()_not_64_128:
 	cmp	$63, %rdx
-.ifc \isa, AVX2
 	ja	.L\name\()_above_128
-.else
-	ja	\large
-.endif
 	lea	-1(%rdi,%rdx), %rcx	/* the destination's last byte: in d's page? */
 	xor	%rdi, %rcx
 	test	$0x10, %ch
@@ -107,21 +106,28 @@ ENTRY \name
 	LADDER	\name\()_cross, \xmov, %xmm0, %xmm1
 .L\name\()_cross_32_63:
 	VEC_\isa cross_32_63
-.ifc \isa, AVX2
 .L\name\()_above_128:
+	FROM_LOOP_MAX \large
+.ifc \isa, AVX2
 	cmp	$256, %rdx
-	ja	\large
+	ja	.L\name\()_loop
 	BOTH_ENDS_8 vmovdqu, 32, %ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, %ymm6, %ymm7
 	vzeroupper
 	ret
+.L\name\()_loop:
 .endif
+	TO_LOOP \large, \loop, \move
 END \name
 .endm
 
 	.text
-VEC_LADDER copyperf_memcpy_sse2, copyperf_x86_sse2_memcpy_large, SSE2, movdqu
-VEC_LADDER copyperf_memmove_sse2, copyperf_x86_sse2_memmove_large, SSE2, movdqu
-VEC_LADDER copyperf_memcpy_avx2, copyperf_x86_avx2_memcpy_large, AVX2, vmovdqu
-VEC_LADDER copyperf_memmove_avx2, copyperf_x86_avx2_memmove_large, AVX2, vmovdqu
+VEC_LADDER copyperf_memcpy_sse2, copyperf_x86_sse2_memcpy_large, copyperf_x86_forward_sse2, 0, \
+	SSE2, movdqu
+VEC_LADDER copyperf_memmove_sse2, copyperf_x86_sse2_memmove_large, copyperf_x86_forward_sse2, 1, \
+	SSE2, movdqu
+VEC_LADDER copyperf_memcpy_avx2, copyperf_x86_avx2_memcpy_large, copyperf_x86_forward_avx2, 0, \
+	AVX2, vmovdqu
+VEC_LADDER copyperf_memmove_avx2, copyperf_x86_avx2_memmove_large, copyperf_x86_forward_avx2, 1, \
+	AVX2, vmovdqu
 
 	.section .note.GNU-stack, "", @progbits

@@ -36,11 +36,13 @@ static const struct variant variants[] = {
 /*
  * Until copyperf_x86_tune has run: no window for 'rep movsb', and a
  * non-temporal threshold of 0, which sends the first disjoint copy past the
- * ladders to the non-temporal copy, where the thresholds are read (vec_copy.h).
+ * ladders to the non-temporal copy, where the thresholds are read (vec_copy.h);
+ * no copy goes from a ladder to its loop without the C copy (loop_max 0).
  */
-struct x86_tuning copyperf_x86_tuning = { .nt_threshold = 0, .nt_streams = 1, .loop_vec = 32 };
+struct x86_tuning copyperf_x86_tuning __attribute__((aligned(X86_TUNING_ALIGN))) = {
+	.loop_max = 0, .blocks_max = 512, .nt_threshold = 0, .nt_streams = 1, .loop_vec = 32
+};
 int copyperf_x86_tuned;
-size_t copyperf_x86_blocks_max = 512;
 
 static struct x86_tuning_report report;
 static const struct variant *chosen; /* written by the first resolver */
@@ -184,7 +186,6 @@ void copyperf_x86_tune(void)
 	copyperf_x86_tuning_compute(copyperf_x86_features(), &r);
 	report = r;
 	copyperf_x86_tuning = r.t;
-	copyperf_x86_blocks_max = r.t.loop_vec == 32 ? 512 : 1024;
 	__atomic_store_n(&copyperf_x86_tuned, 1, __ATOMIC_RELEASE);
 }
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The forward loop of the large copies (vec_copy.h's copy_large), past the
- * ladders' blocks: copyperf_x86_forward_sse2, _avx2 and _avx512, for n > 8
- * vectors; correct for a destination below the source even where they
- * overlap. Returns the destination. In assembly because the order of its
- * loads matters: the hardware prefetcher sees the misses in that order.
+ * ladders' blocks: copyperf_x86_forward_sse2, _avx2, _avx512 and
+ * _avx512_tuned, for n > 8 vectors; correct for a destination below the
+ * source even where they overlap. Returns the destination. In assembly
+ * because the order of its loads matters: the hardware prefetcher sees the
+ * misses in that order.
  *  1. Load the first vector (the head), then the last four (the tail): from
  *     the end down with 64-byte vectors, from their start up with narrower
  *     ones, the faster order for each width.
@@ -24,6 +25,11 @@
  */
 .macro FORWARD name, w, mov, movA, h, t0, t1, t2, t3, a, b, c, d, ret
 ENTRY \name
+	FORWARD_BODY \w, \mov, \movA, \h, \t0, \t1, \t2, \t3, \a, \b, \c, \d, \ret
+END \name
+.endm
+
+.macro FORWARD_BODY w, mov, movA, h, t0, t1, t2, t3, a, b, c, d, ret
 	mov	%rdi, %rax
 	lea	(%rdi,%rdx), %r8		/* the end */
 	\mov	(%rsi), \h
@@ -65,7 +71,6 @@ ENTRY \name
 	\mov	\t3, -\w(%r8)
 	\mov	\h, (%rax)
 	\ret
-END \name
 .endm
 
 .macro RET_VZEROUPPER
@@ -80,5 +85,18 @@ FORWARD copyperf_x86_forward_avx2, 32, vmovdqu, vmovdqa, \
 	%ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, %ymm6, %ymm7, %ymm8, RET_VZEROUPPER
 FORWARD copyperf_x86_forward_avx512, 64, vmovdqu64, vmovdqa64, \
 	%zmm16, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22, %zmm23, %zmm24, ret
+
+/*
+ * The AVX-512 variants' loop as the tuning says: 64-byte vectors where its
+ * loop_vec is 64, else 32-byte ones in the EVEX registers ymm16-ymm24, which
+ * leave no upper state dirty (the AVX2 loop's VEX ymm0-ymm8 need a vzeroupper
+ * on the way out).
+ */
+ENTRY copyperf_x86_forward_avx512_tuned
+	cmpq	$64, copyperf_x86_tuning+X86_TUNING_LOOP_VEC(%rip)
+	je	copyperf_x86_forward_avx512
+	FORWARD_BODY 32, vmovdqu64, vmovdqa64, \
+	%ymm16, %ymm17, %ymm18, %ymm19, %ymm20, %ymm21, %ymm22, %ymm23, %ymm24, ret
+END copyperf_x86_forward_avx512_tuned
 
 	.section .note.GNU-stack, "", @progbits

@@ -218,4 +218,7 @@ void copyperf_x86_tuning_compute(const struct x86_features *f, struct x86_tuning
 		r->t.rep_movsb_aligned = r->t.rep_movsb_min;
 		r->rep_aligned_from = r->rep_min_from;
 	}
+	/* Where the loop is its own, its head, tail and jumps cost more than 16 vectors in blocks. */
+	r->t.blocks_max = r->t.loop_vec == 32 ? 512 : 1024;
+	r->t.loop_max = x86_loop_only_below(&r->t);
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "../internal.h"
+#include "tuning_layout.h"
 
 /*
  * Library-internal: bound at link time, never through the PLT, so the ifunc
@@ -48,17 +49,27 @@ EARLY const struct x86_features *copyperf_x86_features(void);
  * where source and destination lie at the same offset in their lines, else
  * by non-temporal stores if n >= nt_threshold; the rest by the vector loop.
  * The string copy's window ends at or below nt_threshold, so the two never
- * meet. Read on every large copy, written once at load time.
+ * meet. Read on every large copy, written once, when first needed. The first
+ * two fields follow from the others; the ladders read them, and loop_vec
+ * (tuning_layout.h), all in the struct's first line.
  */
 struct x86_tuning {
+	size_t loop_max;   /* past its blocks, a ladder jumps to its loop below this (x86_loop_only_below) */
+	size_t blocks_max; /* the AVX-512 ladder's largest copy in blocks: 16 vectors, or 8 where loop_vec is 32 */
 	size_t rep_movsb_min;
 	size_t rep_movsb_max;
 	size_t rep_movsb_aligned; /* at most rep_movsb_min */
 	size_t nt_threshold;
-	size_t nt_streams; /* the non-temporal loop's: 1, 2 (one per half) or 4 (a page apart) */
 	size_t rep_movsb_step; /* a 'rep movsb' this long starts slower (Zen 5: 16 KiB); 0: none */
 	size_t loop_vec; /* the AVX-512 variant's vector loop moves 64 or 32 bytes a load */
+	size_t nt_streams; /* the non-temporal loop's: 1, 2 (one per half) or 4 (a page apart) */
 };
+
+_Static_assert(offsetof(struct x86_tuning, loop_max) == X86_TUNING_LOOP_MAX, "tuning_layout.h");
+_Static_assert(offsetof(struct x86_tuning, blocks_max) == X86_TUNING_BLOCKS_MAX, "tuning_layout.h");
+_Static_assert(offsetof(struct x86_tuning, loop_vec) == X86_TUNING_LOOP_VEC, "tuning_layout.h");
+_Static_assert(offsetof(struct x86_tuning, nt_streams) == X86_TUNING_ALIGN,
+	       "every field a copy past the blocks reads in the first line");
 
 extern struct x86_tuning copyperf_x86_tuning;
 
@@ -77,6 +88,26 @@ void copyperf_x86_tune(void);
 static inline bool x86_rep_movsb_takes(const struct x86_tuning *t, size_t n)
 {
 	return n - t->rep_movsb_min < t->rep_movsb_max - t->rep_movsb_min;
+}
+
+/*
+ * The size from which copy_large (vec_copy.h) may take another way than its
+ * forward loop, for buffers that do not overlap with the destination above
+ * the source: below it the ladders jump to the loop themselves (loop_max),
+ * without the jump to the C copy and its tests, which cost a copy of a few
+ * hundred bytes a few per cent. The same decisions as copy_large's, in its
+ * order: below rep_movsb_min the loop, or 'rep movsb' from rep_movsb_aligned;
+ * from rep_movsb_min the string copy's window, if it is not empty, then the
+ * non-temporal stores. 0 before the thresholds are read (every one 0): then
+ * the C copy reads them.
+ */
+static inline size_t x86_loop_only_below(const struct x86_tuning *t)
+{
+	if (t->rep_movsb_aligned < t->rep_movsb_min)
+		return t->rep_movsb_aligned;
+	if (t->rep_movsb_max > t->rep_movsb_min)
+		return t->rep_movsb_min;
+	return t->nt_threshold > t->rep_movsb_min ? t->nt_threshold : t->rep_movsb_min;
 }
 
 /* How a threshold got its value, for copyperf_describe(). */
@@ -118,17 +149,14 @@ void *copyperf_x86_avx2_memmove_large(void *dst, const void *src, size_t n);
 void *copyperf_x86_avx512_memcpy_large(void *dst, const void *src, size_t n);
 void *copyperf_x86_avx512_memmove_large(void *dst, const void *src, size_t n);
 
-/* The forward loops of the large copies, n > 8 vectors (forward_loop.S). */
+/*
+ * The forward loops of the large copies, n > 8 vectors (forward_loop.S);
+ * _avx512_tuned: 64-byte vectors where loop_vec is 64, else 32.
+ */
 void *copyperf_x86_forward_sse2(unsigned char *d, const unsigned char *s, size_t n);
 void *copyperf_x86_forward_avx2(unsigned char *d, const unsigned char *s, size_t n);
 void *copyperf_x86_forward_avx512(unsigned char *d, const unsigned char *s, size_t n);
-
-/*
- * The largest copy the AVX-512 ladder makes in blocks, without the loop: 16
- * vectors where the loop is its own (loop_vec 64), else 8 (dispatch.c sets it
- * with the tuning).
- */
-extern size_t copyperf_x86_blocks_max;
+void *copyperf_x86_forward_avx512_tuned(unsigned char *d, const unsigned char *s, size_t n);
 
 /*
  * The AVX-512 entries' page test, for the unit test (copy_avx512_ladder.S): 1

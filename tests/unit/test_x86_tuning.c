@@ -46,6 +46,9 @@ static struct x86_tuning_report computed(unsigned amd_family, bool erms)
 	assert_true(r.t.rep_movsb_max <= r.t.nt_threshold);
 	assert_true(r.t.nt_threshold > 0);
 	assert_int_equal(r.loop_vec_from, FROM_MACHINE);
+	/* what the ladders read follows from the rest */
+	assert_int_equal(r.t.blocks_max, r.t.loop_vec == 32 ? 512 : 1024);
+	assert_int_equal(r.t.loop_max, x86_loop_only_below(&r.t));
 	return r;
 }
 
@@ -142,6 +145,7 @@ static void test_override(void **state)
 	copyperf_x86_tuning_compute(&zen4, &r);
 	assert_int_equal(r.t.loop_vec, 64);
 	assert_int_equal(r.loop_vec_from, FROM_ENV);
+	assert_int_equal(r.t.blocks_max, 1024);
 	setenv("COPYPERF_LOOP_VEC", "48", 1); /* warned about on stderr, then ignored */
 	copyperf_x86_tuning_compute(&zen4, &r);
 	assert_int_equal(r.t.loop_vec, 32);
@@ -158,6 +162,40 @@ static void test_override(void **state)
 	unsetenv("COPYPERF_REP_MOVSB_ALIGNED");
 }
 
+/*
+ * The size below which the ladders jump straight to the loop past their
+ * blocks: where copy_large would take nothing else, and no further.
+ */
+static void test_loop_only_below(void **state)
+{
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct x86_tuning_report r;
+	struct x86_tuning t;
+
+	(void)state;
+	r = computed(0x19, true); /* 'rep movsb' from a page where the lines align */
+	assert_int_equal(x86_loop_only_below(&r.t), page);
+	r = computed(0, true); /* 'rep movsb' from a page */
+	assert_int_equal(x86_loop_only_below(&r.t), page);
+	r = computed(0x19, false); /* no string copy: the loop up to the non-temporal stores */
+	assert_int_equal(x86_loop_only_below(&r.t), r.t.nt_threshold);
+	/* before the thresholds are read: the large copy reads them */
+	assert_int_equal(x86_loop_only_below(&(struct x86_tuning){ 0 }), 0);
+	/* a window that starts with the aligned rule and holds nothing: the loop up to the stores */
+	t = (struct x86_tuning){ .rep_movsb_min = 1 << 16, .rep_movsb_max = 1 << 16,
+				 .rep_movsb_aligned = 1 << 16, .nt_threshold = 1 << 24 };
+	assert_int_equal(x86_loop_only_below(&t), 1 << 24);
+	t.nt_threshold = 1 << 12; /* the stores below the window start only where it does */
+	assert_int_equal(x86_loop_only_below(&t), 1 << 16);
+	t.rep_movsb_max = 1 << 20;
+	assert_int_equal(x86_loop_only_below(&t), 1 << 16);
+	/* the string copy from the first size */
+	setenv("COPYPERF_REP_MOVSB_MIN", "0", 1);
+	r = computed(0x19, true);
+	assert_int_equal(r.t.loop_max, 0);
+	unsetenv("COPYPERF_REP_MOVSB_MIN");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +205,7 @@ int main(void)
 		cmocka_unit_test_setup(test_no_erms, no_overrides),
 		cmocka_unit_test_setup(test_nt_past_the_share, no_overrides),
 		cmocka_unit_test_setup(test_override, no_overrides),
+		cmocka_unit_test_setup(test_loop_only_below, no_overrides),
 	};
 
 	return cmocka_run_group_tests_name("copyperf_x86_tuning", tests, NULL, NULL);
