@@ -8,7 +8,7 @@
  * The steps of copyperf_memcpy_avx512 and copyperf_memmove_avx512:
  *  1. n >= 32: up to 64 bytes one 32-byte move from each end; from 65 to 128
  *     one 64-byte move from each end (two 64-byte moves at 64 bytes would
- *     store every byte twice).
+ *     store every byte twice); then the last byte again in a byte move.
  *  2. 0 <= n < 32: the mask of the first n bytes; for 0 bytes both pointers
  *     moved off the caller's (NO_BYTES_ELSEWHERE); the page test (PAGE_TEST).
  *     Where both pointers pass, a 32-byte load of the source's window (a
@@ -36,10 +36,11 @@
  * cannot learn), and the last byte again.
  *
  * A masked store does not forward its bytes to a later load: a load of one
- * waits until the store has reached the cache, where a plain store's bytes
- * pass to it at once. A program that reads back what it has just copied, as
- * a decoder appending to its window reads the last byte it wrote, would wait
- * so at every copy; the last byte's plain move lets that read through.
+ * waits until the store has reached the cache, where a byte store's bytes
+ * pass to it at once; a plain vector store's reach a byte load late too. A
+ * program that reads back what it has just copied, as a decoder appending to
+ * its window reads the last byte it wrote, would wait so at every copy; the
+ * last byte's move lets that read through.
  *
  * Where the copies' lines come from memory, each instruction on the path
  * costs: the calls are independent, and the fewer of them the reorder buffer
@@ -102,9 +103,9 @@
 /*
  * n >= 32: up to 64 bytes one 32-byte move from each end (FROM_32: plain
  * moves, which a copy of 32 bytes from memory makes faster than the masked
- * path's, and a later load reads at once); 65 to 128
- * one 64-byte move from each end, above that the jump to ABOVE_128
- * (FROM_65). rax: the destination. FROM_65, FROM_32 and REFUSED follow an
+ * path's); 65 to 128 one 64-byte move from each end, above that the jump to
+ * ABOVE_128 (FROM_65); both with the last byte again
+ * (BOTH_ENDS_2_LAST_BYTE). rax: the destination. FROM_65, FROM_32 and REFUSED follow an
  * entry in that order, the first two from a line's start and REFUSED right
  * after FROM_32: a block that a taken branch reaches spans no line boundary
  * where it can help it (one that does ran a cycle a call slower).
@@ -113,7 +114,7 @@
 	.p2align 6
 .L\name\()_32_64:
 	mov	%rdi, %rax
-	BOTH_ENDS_2 vmovdqu64, 32, %ymm16, %ymm17
+	BOTH_ENDS_2_LAST_BYTE vmovdqu64, 32, %ymm16, %ymm17
 	ret
 .endm
 
@@ -123,7 +124,7 @@
 	cmp	$128, %rdx
 	ja	.L\name\()_above_128
 	mov	%rdi, %rax
-	BOTH_ENDS_2 vmovdqu64, 64, %zmm16, %zmm17
+	BOTH_ENDS_2_LAST_BYTE vmovdqu64, 64, %zmm16, %zmm17
 	ret
 .endm
 
