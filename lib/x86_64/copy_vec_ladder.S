@@ -17,8 +17,8 @@
  *  4. 4 <= n < 16: four 4-byte moves, the first and last and a middle pair
  *     that moves with the size (MIDDLE_PAIR), so that the sizes most calls of
  *     a mix draw take one path and not one per width; 16 <= n < 64: the same
- *     with 16-byte moves; 0 <= n < 4: the first, middle and last bytes
- *     (FIRST_MIDDLE_LAST).
+ *     with 16-byte moves, and the last byte again; 0 <= n < 4: the first,
+ *     middle and last bytes (FIRST_MIDDLE_LAST).
  * Every path loads everything before it stores, so memmove takes the same
  * ones as memcpy: the two entries of a variant differ only past the blocks,
  * where memmove copies backward a destination above its source within the
@@ -29,9 +29,11 @@
 
 /*
  * 4w <= n < 16w, w = 4 or 16: [0,w) [k,k+w) [n-w-k,n-k) [n-w,n), k = w from
- * 2w bytes up (shift: log2(w)).
+ * 2w bytes up (shift: log2(w)). byte: 1 to store the last byte again after
+ * vector moves, whose bytes reach a later byte load late (a decoder reading
+ * back what it just copied: copy_avx512_ladder.S); scratch r9.
  */
-.macro MIDDLE_PAIR mov, w, shift, r0, r1, r2, r3
+.macro MIDDLE_PAIR mov, w, shift, r0, r1, r2, r3, byte=0
 	xor	%ecx, %ecx
 	cmp	$2*\w, %edx
 	seta	%cl
@@ -42,10 +44,16 @@
 	\mov	(%rsi,%rcx), \r1
 	\mov	(%rsi,%r8), \r2
 	\mov	-\w(%rsi,%rdx), \r3
+.if \byte
+	movzbl	-1(%rsi,%rdx), %r9d
+.endif
 	\mov	\r0, (%rdi)
 	\mov	\r1, (%rdi,%rcx)
 	\mov	\r2, (%rdi,%r8)
 	\mov	\r3, -\w(%rdi,%rdx)
+.if \byte
+	mov	%r9b, -1(%rdi,%rdx)
+.endif
 	ret
 .endm
 
@@ -95,7 +103,7 @@ ENTRY \name
 	jb	.L\name\()_under_4
 	MIDDLE_PAIR mov, 4, 2, %r9d, %r10d, %r11d, %esi
 .L\name\()_16_63:
-	MIDDLE_PAIR \xmov, 16, 4, %xmm0, %xmm1, %xmm2, %xmm3
+	MIDDLE_PAIR \xmov, 16, 4, %xmm0, %xmm1, %xmm2, %xmm3, 1
 .L\name\()_under_4:
 	FIRST_MIDDLE_LAST
 .L\name\()_crossing:
