@@ -73,6 +73,13 @@ static int read_attr(unsigned long cpu, unsigned long i, const char *name, char 
 	return 0;
 }
 
+size_t copyperf_cache_shared_cpus(unsigned long cpu, unsigned long index)
+{
+	char buf[64];
+
+	return read_attr(cpu, index, "shared_cpu_list", buf, sizeof(buf)) ? 0 : cpu_list_count(buf);
+}
+
 size_t copyperf_cache_read(unsigned long cpu, struct cp_cache *out, size_t max)
 {
 	size_t n = 0;

@@ -24,6 +24,9 @@ struct cp_cache {
 /* Reads /sys/devices/system/cpu/cpu<cpu>/cache/index*; returns how many (at most max) it found. */
 size_t copyperf_cache_read(unsigned long cpu, struct cp_cache *out, size_t max);
 
+/* The CPUs that share cache index<index> of cpu<cpu> (one file); 0 if sysfs gives none. */
+size_t copyperf_cache_shared_cpus(unsigned long cpu, unsigned long index);
+
 /*
  * Parses digits and an optional K, M or G (powers of 1024, either case), as
  * sysfs writes cache sizes and as the COPYPERF_* variables take them. False

@@ -16,7 +16,7 @@
 #define FSRM (1u << 4)
 
 /* Our own, not <cpuid.h>'s: a sanitizer may instrument that one, and this runs before it can. */
-EARLY static void cpuid(unsigned leaf, unsigned sub, unsigned r[4])
+EARLY void copyperf_x86_cpuid(unsigned leaf, unsigned sub, unsigned r[4])
 {
 	__asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
 			 : "a"(leaf), "c"(sub));
@@ -36,19 +36,19 @@ EARLY static void detect(struct x86_features *f)
 	unsigned long long xcr0 = 0;
 	bool amd;
 
-	cpuid(0, 0, r);
+	copyperf_x86_cpuid(0, 0, r);
 	max_leaf = r[0];
 	amd = r[1] == 0x68747541 && r[3] == 0x69746e65 && r[2] == 0x444d4163; /* AuthenticAMD */
 	if (max_leaf < 1)
 		return;
-	cpuid(1, 0, r);
+	copyperf_x86_cpuid(1, 0, r);
 	if (amd) /* the base family, plus the extended one when the base is 0xf */
 		f->amd_family = ((r[0] >> 8) & 0xf) + (((r[0] >> 8) & 0xf) == 0xf ? (r[0] >> 20) & 0xff : 0);
 	if (r[2] & OSXSAVE)
 		xcr0 = read_xcr0();
 	if (max_leaf < 7)
 		return;
-	cpuid(7, 0, r);
+	copyperf_x86_cpuid(7, 0, r);
 	f->erms = r[1] & ERMS;
 	f->fsrm = r[3] & FSRM;
 	f->avx2 = (r[1] & AVX2) && (xcr0 & XCR0_SSE_AVX) == XCR0_SSE_AVX;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The thresholds, as data: derived from the caches this process really gets
- * (sysfs for the CPU it runs on, else sysconf), then overridden by the
- * environment.  Runs from the library's constructor, maybe under LD_PRELOAD
+ * (CPUID and sysfs for the CPU it runs on, else sysconf), then overridden by
+ * the environment.  Runs from the library's constructor, maybe under LD_PRELOAD
  * where this library is the process's memcpy, so it uses no stdio and no
  * allocation: nothing that copies.
  */
@@ -83,6 +83,61 @@ static void caches_from_sysfs(struct cache_view *c)
 			c->llc_cpus = k->shared_cpus;
 		}
 	}
+}
+
+/*
+ * The data caches from CPUID (leaf 0x8000001D on AMD, 4 elsewhere), where
+ * Linux's sysfs figures for x86 come from, and of sysfs only the CPUs that
+ * share the last level (one file): reading sysfs whole, about twenty files,
+ * cost each process its first large copy a tenth of a millisecond and more.
+ * sysfs numbers the caches as CPUID's subleaves. False where CPUID does not
+ * describe them.
+ */
+static bool caches_from_cpuid(const struct x86_features *f, struct cache_view *c)
+{
+	const unsigned leaf = f->amd_family ? 0x80000000u + 0x1d : 4;
+	int cpu_now = sched_getcpu();
+	unsigned r[4], llc_index = 0;
+
+	copyperf_x86_cpuid(leaf & 0x80000000u, 0, r);
+	if (r[0] < leaf)
+		return false;
+	if (f->amd_family) { /* the leaf needs TOPOEXT */
+		copyperf_x86_cpuid(0x80000001u, 0, r);
+		if (!(r[2] & (1u << 22)))
+			return false;
+	}
+	for (unsigned i = 0; i < 16; i++) {
+		unsigned type, level;
+		size_t size;
+
+		copyperf_x86_cpuid(leaf, i, r);
+		type = r[0] & 0x1f; /* 0: no more; 1 data, 2 instructions, 3 unified */
+		level = (r[0] >> 5) & 7;
+		if (type == 0)
+			break;
+		if (type == 2)
+			continue;
+		/* ways x partitions x line x sets */
+		size = (size_t)((r[1] >> 22) + 1) * (((r[1] >> 12) & 0x3ff) + 1) * ((r[1] & 0xfff) + 1) *
+		       ((size_t)r[2] + 1);
+		if (level == 1)
+			c->l1d = size;
+		if (level == 2)
+			c->l2 = size;
+		if (level >= 2 && size >= c->llc) {
+			c->llc = size;
+			c->llc_cpus = ((r[0] >> 14) & 0xfff) + 1; /* the most that may share it */
+			llc_index = i;
+		}
+	}
+	if (c->llc) {
+		size_t shared = copyperf_cache_shared_cpus(cpu_now < 0 ? 0 : (unsigned long)cpu_now, llc_index);
+
+		if (shared)
+			c->llc_cpus = shared;
+	}
+	return c->l2 != 0 && c->llc != 0;
 }
 
 static void caches_from_sysconf(struct cache_view *c)
@@ -171,7 +226,10 @@ void copyperf_x86_tuning_compute(const struct x86_features *f, struct x86_tuning
 {
 	struct cache_view c = { 0 };
 
-	caches_from_sysfs(&c);
+	if (!caches_from_cpuid(f, &c)) {
+		c = (struct cache_view){ 0 };
+		caches_from_sysfs(&c);
+	}
 	if (c.l2 == 0 || c.llc == 0)
 		caches_from_sysconf(&c);
 	r->l1d = c.l1d;

@@ -42,6 +42,9 @@ struct x86_features {
 /* Reads CPUID and XGETBV once. */
 EARLY const struct x86_features *copyperf_x86_features(void);
 
+/* CPUID leaf, subleaf: eax, ebx, ecx, edx into r. */
+EARLY void copyperf_x86_cpuid(unsigned leaf, unsigned sub, unsigned r[4]);
+
 /*
  * Sizes above the copies without a loop (16 vectors of AVX-512, 8 of AVX2
  * or SSE2), when the buffers are disjoint, go by 'rep movsb' if

@@ -2,7 +2,8 @@
 /*
  * The x86-64 thresholds each processor family gets (lib/x86_64/tuning.c), from
  * made-up CPU features: the choices BENCHMARKS.md measured per family, and the
- * order of the windows whatever the caches of the machine running the test.
+ * order of the windows whatever the caches of the machine running the test;
+ * and, from its own features, the caches it reads against sysfs's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <sched.h>
+#include "../lib/cache_info.h"
 #include "../lib/x86_64/x86_copy.h"
 
 static const char *const overrides[] = {
@@ -196,6 +199,41 @@ static void test_loop_only_below(void **state)
 	unsetenv("COPYPERF_REP_MOVSB_MIN");
 }
 
+/*
+ * The caches the tuning reads from CPUID on this machine's own processor are
+ * the ones Linux's sysfs gives for the CPU the test runs on: the same sizes,
+ * and the last level's share for each of the CPUs that share it.
+ */
+static void test_caches_as_sysfs_says(void **state)
+{
+	struct cp_cache caches[16];
+	struct x86_tuning_report r;
+	size_t n, l1d = 0, l2 = 0, llc = 0, llc_cpus = 1;
+	int cpu;
+
+	(void)state;
+	copyperf_x86_tuning_compute(copyperf_x86_features(), &r);
+	cpu = sched_getcpu();
+	n = copyperf_cache_read(cpu < 0 ? 0 : (unsigned long)cpu, caches, 16);
+	if (n == 0)
+		skip(); /* no sysfs here to hold the figures against */
+	for (size_t i = 0; i < n; i++) {
+		if (caches[i].type[0] == 'I' || caches[i].size == 0)
+			continue;
+		if (caches[i].level == 1)
+			l1d = caches[i].size;
+		if (caches[i].level == 2)
+			l2 = caches[i].size;
+		if (caches[i].level >= 2 && caches[i].size >= llc) {
+			llc = caches[i].size;
+			llc_cpus = caches[i].shared_cpus;
+		}
+	}
+	assert_int_equal(r.l1d, l1d);
+	assert_int_equal(r.l2, l2);
+	assert_int_equal(r.llc_per_cpu, llc / llc_cpus);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +244,7 @@ int main(void)
 		cmocka_unit_test_setup(test_nt_past_the_share, no_overrides),
 		cmocka_unit_test_setup(test_override, no_overrides),
 		cmocka_unit_test_setup(test_loop_only_below, no_overrides),
+		cmocka_unit_test_setup(test_caches_as_sysfs_says, no_overrides),
 	};
 
 	return cmocka_run_group_tests_name("copyperf_x86_tuning", tests, NULL, NULL);
