@@ -88,9 +88,10 @@ static void caches_from_sysfs(struct cache_view *c)
 /*
  * The data caches from CPUID (leaf 0x8000001D on AMD, 4 elsewhere), where
  * Linux's sysfs figures for x86 come from, and of sysfs only the CPUs that
- * share the last level (one file): reading sysfs whole, about twenty files,
- * cost each process its first large copy a tenth of a millisecond and more.
- * sysfs numbers the caches as CPUID's subleaves. False where CPUID does not
+ * share the last level (one file): sysfs whole is a file per figure, and
+ * reading them all cost each process's first large copy more than the copy,
+ * a price a program that starts many short processes pays each time. sysfs
+ * numbers the caches as CPUID's subleaves. False where CPUID does not
  * describe them.
  */
 static bool caches_from_cpuid(const struct x86_features *f, struct cache_view *c)

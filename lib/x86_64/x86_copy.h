@@ -97,8 +97,8 @@ static inline bool x86_rep_movsb_takes(const struct x86_tuning *t, size_t n)
  * The size from which copy_large (vec_copy.h) may take another way than its
  * forward loop, for buffers that do not overlap with the destination above
  * the source: below it the ladders jump to the loop themselves (loop_max),
- * without the jump to the C copy and its tests, which cost a copy of a few
- * hundred bytes a few per cent. The same decisions as copy_large's, in its
+ * without the jump to the C copy and its tests, which are a visible part of
+ * a copy of a few hundred bytes. The same decisions as copy_large's, in its
  * order: below rep_movsb_min the loop, or 'rep movsb' from rep_movsb_aligned;
  * from rep_movsb_min the string copy's window, if it is not empty, then the
  * non-temporal stores. 0 before the thresholds are read (every one 0): then
