@@ -88,7 +88,7 @@ static void caches_from_sysfs(struct cache_view *c)
 /*
  * The data caches from CPUID (leaf 0x8000001D on AMD, 4 elsewhere), where
  * Linux's sysfs figures for x86 come from, and of sysfs only the CPUs that
- * share the last level (one file): sysfs whole is a file per figure, and
+ * share the last level (one file, which must be there): sysfs whole is a file per figure, and
  * reading them all cost each process's first large copy more than the copy,
  * a price a program that starts many short processes pays each time. sysfs
  * numbers the caches as CPUID's subleaves. False where CPUID does not
@@ -128,17 +128,17 @@ static bool caches_from_cpuid(const struct x86_features *f, struct cache_view *c
 			c->l2 = size;
 		if (level >= 2 && size >= c->llc) {
 			c->llc = size;
-			c->llc_cpus = ((r[0] >> 14) & 0xfff) + 1; /* the most that may share it */
 			llc_index = i;
 		}
 	}
-	if (c->llc) {
-		size_t shared = copyperf_cache_shared_cpus(cpu_now < 0 ? 0 : (unsigned long)cpu_now, llc_index);
-
-		if (shared)
-			c->llc_cpus = shared;
-	}
-	return c->l2 != 0 && c->llc != 0;
+	/*
+	 * CPUID counts the CPUs that may share the last level, not those that
+	 * are there: without sysfs's count, the figures of before.
+	 */
+	if (c->l2 == 0 || c->llc == 0)
+		return false;
+	c->llc_cpus = copyperf_cache_shared_cpus(cpu_now < 0 ? 0 : (unsigned long)cpu_now, llc_index);
+	return c->llc_cpus != 0;
 }
 
 static void caches_from_sysconf(struct cache_view *c)
