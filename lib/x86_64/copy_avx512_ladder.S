@@ -35,12 +35,10 @@
  * vary from call to call the test at 32 bytes is one the branch predictor
  * cannot learn), and the last byte again.
  *
- * A masked store does not forward its bytes to a later load: a load of one
- * waits until the store has reached the cache, where a byte store's bytes
- * pass to it at once; a plain vector store's reach a byte load late too. A
- * program that reads back what it has just copied, as a decoder appending to
- * its window reads the last byte it wrote, would wait so at every copy; the
- * last byte's move lets that read through.
+ * The masked move and the vector moves of 32-128 bytes end with the last
+ * byte again (blocks.inc, LAST_BYTE_STORE): a program that reads back what it has just copied, as a
+ * decoder reads the last byte it wrote, would otherwise wait for the masked
+ * or vector store at every copy.
  *
  * Where the copies' lines come from memory, each instruction on the path
  * costs: the calls are independent, and the fewer of them the reorder buffer
@@ -104,17 +102,16 @@
  * n >= 32: up to 64 bytes one 32-byte move from each end (FROM_32: plain
  * moves, which a copy of 32 bytes from memory makes faster than the masked
  * path's); 65 to 128 one 64-byte move from each end, above that the jump to
- * ABOVE_128 (FROM_65); both with the last byte again
- * (BOTH_ENDS_2_LAST_BYTE). rax: the destination. FROM_65, FROM_32 and REFUSED follow an
- * entry in that order, the first two from a line's start and REFUSED right
- * after FROM_32: a block that a taken branch reaches spans no line boundary
+ * ABOVE_128 (FROM_65); both with the last byte again (LAST_BYTE_STORE). rax:
+ * the destination. FROM_65, FROM_32 and REFUSED follow an entry in that
+ * order, the first two from a line's start and REFUSED right after FROM_32: a block that a taken branch reaches spans no line boundary
  * where it can help it (one that does ran a cycle a call slower).
  */
 .macro FROM_32 name
 	.p2align 6
 .L\name\()_32_64:
 	mov	%rdi, %rax
-	BOTH_ENDS_2_LAST_BYTE vmovdqu64, 32, %ymm16, %ymm17
+	BOTH_ENDS_2 vmovdqu64, 32, %ymm16, %ymm17, 1
 	ret
 .endm
 
@@ -124,7 +121,7 @@
 	cmp	$128, %rdx
 	ja	.L\name\()_above_128
 	mov	%rdi, %rax
-	BOTH_ENDS_2_LAST_BYTE vmovdqu64, 64, %zmm16, %zmm17
+	BOTH_ENDS_2 vmovdqu64, 64, %zmm16, %zmm17, 1
 	ret
 .endm
 
@@ -182,9 +179,9 @@ ENTRY \name
 	PAGE_TEST
 	jnz	.L\name\()_refused
 	vmovdqu64 (%rsi), %ymm16
-	movzbl	-1(%rsi,%rdx), %ecx
+	LAST_BYTE_LOAD %ecx
 	vmovdqu8 %ymm16, (%rdi){%k1}
-	movb	%cl, -1(%rdi,%rdx)
+	LAST_BYTE_STORE %cl
 	ret
 	FROM_65 \name
 	FROM_32 \name
@@ -209,7 +206,7 @@ ENTRY \name
 	kmovd	%ecx, %k1
 	PAGE_TEST
 	jnz	.L\name\()_refused
-	movzbl	-1(%rsi,%rdx), %ecx
+	LAST_BYTE_LOAD %ecx
 	mov	$32, %r11d
 	cmp	%r11, %rdx
 	cmovae	%rdx, %r11
@@ -217,7 +214,7 @@ ENTRY \name
 	vmovdqu64 -32(%rsi,%r11), %ymm17
 	vmovdqu8 %ymm16, (%rdi){%k1}
 	vmovdqu8 %ymm17, -32(%rdi,%r11){%k1}
-	movb	%cl, -1(%rdi,%rdx)
+	LAST_BYTE_STORE %cl
 	ret
 	FROM_65 \name
 	FROM_32 \name

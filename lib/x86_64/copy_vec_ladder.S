@@ -29,9 +29,8 @@
 
 /*
  * 4w <= n < 16w, w = 4 or 16: [0,w) [k,k+w) [n-w-k,n-k) [n-w,n), k = w from
- * 2w bytes up (shift: log2(w)). byte: 1 to store the last byte again after
- * vector moves, whose bytes reach a later byte load late (a decoder reading
- * back what it just copied: copy_avx512_ladder.S); scratch r9.
+ * 2w bytes up (shift: log2(w)). byte: 1 for the last byte again after vector
+ * moves (LAST_BYTE_STORE); scratch r9.
  */
 .macro MIDDLE_PAIR mov, w, shift, r0, r1, r2, r3, byte=0
 	xor	%ecx, %ecx
@@ -45,14 +44,14 @@
 	\mov	(%rsi,%r8), \r2
 	\mov	-\w(%rsi,%rdx), \r3
 .if \byte
-	movzbl	-1(%rsi,%rdx), %r9d
+	LAST_BYTE_LOAD %r9d
 .endif
 	\mov	\r0, (%rdi)
 	\mov	\r1, (%rdi,%rcx)
 	\mov	\r2, (%rdi,%r8)
 	\mov	\r3, -\w(%rdi,%rdx)
 .if \byte
-	mov	%r9b, -1(%rdi,%rdx)
+	LAST_BYTE_STORE %r9b
 .endif
 	ret
 .endm

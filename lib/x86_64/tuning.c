@@ -62,42 +62,57 @@ struct cache_view {
 	size_t llc_cpus; /* CPUs sharing the last level */
 };
 
+/*
+ * Counts one data cache of the given level and size into c: true where it is
+ * the last level so far (the largest from level 2 on).
+ */
+static bool take_cache(struct cache_view *c, unsigned level, size_t size)
+{
+	if (level == 1)
+		c->l1d = size;
+	if (level == 2)
+		c->l2 = size;
+	if (level < 2 || size < c->llc)
+		return false;
+	c->llc = size;
+	return true;
+}
+
+static unsigned long cpu_we_run_on(void)
+{
+	int cpu = sched_getcpu();
+
+	return cpu < 0 ? 0 : (unsigned long)cpu;
+}
+
 /* The data caches of the CPU we run on; 0 where unknown. */
 static void caches_from_sysfs(struct cache_view *c)
 {
-	int cpu_now = sched_getcpu();
 	struct cp_cache caches[16];
-	size_t n = copyperf_cache_read(cpu_now < 0 ? 0 : (unsigned long)cpu_now, caches, 16);
+	size_t n = copyperf_cache_read(cpu_we_run_on(), caches, 16);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct cp_cache *k = &caches[i];
 
 		if (k->type[0] == 'I' || k->size == 0)
 			continue; /* instruction caches do not hold data */
-		if (k->level == 1)
-			c->l1d = k->size;
-		if (k->level == 2)
-			c->l2 = k->size;
-		if (k->level >= 2 && k->size >= c->llc) {
-			c->llc = k->size;
+		if (take_cache(c, k->level, k->size))
 			c->llc_cpus = k->shared_cpus;
-		}
 	}
 }
 
 /*
  * The data caches from CPUID (leaf 0x8000001D on AMD, 4 elsewhere), where
  * Linux's sysfs figures for x86 come from, and of sysfs only the CPUs that
- * share the last level (one file, which must be there): sysfs whole is a file per figure, and
- * reading them all cost each process's first large copy more than the copy,
- * a price a program that starts many short processes pays each time. sysfs
- * numbers the caches as CPUID's subleaves. False where CPUID does not
- * describe them.
+ * share the last level (one file, which must be there): sysfs whole is a file
+ * per figure, and reading them all cost each process's first large copy more
+ * than the copy, a price a program that starts many short processes pays each
+ * time. sysfs numbers the caches as CPUID's subleaves. False where CPUID does
+ * not describe them.
  */
 static bool caches_from_cpuid(const struct x86_features *f, struct cache_view *c)
 {
 	const unsigned leaf = f->amd_family ? 0x80000000u + 0x1d : 4;
-	int cpu_now = sched_getcpu();
 	unsigned r[4], llc_index = 0;
 
 	copyperf_x86_cpuid(leaf & 0x80000000u, 0, r);
@@ -122,14 +137,8 @@ static bool caches_from_cpuid(const struct x86_features *f, struct cache_view *c
 		/* ways x partitions x line x sets */
 		size = (size_t)((r[1] >> 22) + 1) * (((r[1] >> 12) & 0x3ff) + 1) * ((r[1] & 0xfff) + 1) *
 		       ((size_t)r[2] + 1);
-		if (level == 1)
-			c->l1d = size;
-		if (level == 2)
-			c->l2 = size;
-		if (level >= 2 && size >= c->llc) {
-			c->llc = size;
+		if (take_cache(c, level, size))
 			llc_index = i;
-		}
 	}
 	/*
 	 * CPUID counts the CPUs that may share the last level, not those that
@@ -137,7 +146,7 @@ static bool caches_from_cpuid(const struct x86_features *f, struct cache_view *c
 	 */
 	if (c->l2 == 0 || c->llc == 0)
 		return false;
-	c->llc_cpus = copyperf_cache_shared_cpus(cpu_now < 0 ? 0 : (unsigned long)cpu_now, llc_index);
+	c->llc_cpus = copyperf_cache_shared_cpus(cpu_we_run_on(), llc_index);
 	return c->llc_cpus != 0;
 }
 
