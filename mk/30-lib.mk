@@ -38,7 +38,7 @@ LIB_FORCED := "COPYPERF_REP_MOVSB_MIN=0 COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_TH
 	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_STREAMS=4 COPYPERF_LOOP_VEC=64" \
 	"COPYPERF_LOOP_VEC=32" "COPYPERF_LOOP_VEC=64"
 
-# The AVX-512 entries' path of 0-32 bytes (assembly, whatever the compiler) fits the entry's line.
+# The ladders' layout in assembly (tests/lib/layout.sh says which lines each path takes).
 LIB_LAYOUT := $(if $(filter x86_64,$(ARCH_DIR)),tests/lib/layout.sh $(BUILD)/$(LIB_SO_FILE))
 
 .PHONY: test-lib-quick test-lib

@@ -17,7 +17,7 @@
  *     From the entry (a line's start) to its ret this path lies in two lines,
  *     which fetches bring again after each mispredicted size test.
  *  3. Refused (REFUSED): below 4 bytes the first, middle and last bytes,
- *     from 4 to 32 plain moves of the widest width that fits (LADDER).
+ *     from 4 to 32 plain moves of the widest width that fits.
  *  4. 129-256 bytes: four 32-byte vectors from each end; 257-512: eight from
  *     the start and two, four or eight from the end (blocks.inc). 32-byte
  *     vectors: a 64-byte access at a random address spans two lines nearly
@@ -103,9 +103,9 @@
  * moves, which a copy of 32 bytes from memory makes faster than the masked
  * path's); 65 to 128 one 64-byte move from each end, above that the jump to
  * ABOVE_128 (FROM_65); both with the last byte again (LAST_BYTE_STORE). rax:
- * the destination. FROM_65, FROM_32 and REFUSED follow an entry in that
- * order, the first two from a line's start and REFUSED right after FROM_32: a block that a taken branch reaches spans no line boundary
- * where it can help it (one that does ran a cycle a call slower).
+ * the destination. Each starts a line, after REFUSED: a block that a taken
+ * branch reaches spans no line boundary where it can help it (one that does
+ * ran a cycle a call slower).
  */
 .macro FROM_32 name
 	.p2align 6
@@ -127,20 +127,24 @@
 
 /*
  * The calls the page test refused: 0 <= n < 32, or with two windows
- * 0 <= n <= 64. Below 4 bytes the first, middle and last; above 32 the two
- * 32-byte moves; otherwise the ladder. rax: the destination already.
+ * 0 <= n <= 64. Above 32 the two 32-byte moves; below 4 bytes the first,
+ * middle and last; otherwise the ladder. rax: the destination already.
+ * REFUSED follows the entry's ret, so that its size tests and the ladder's
+ * block of 4-7 bytes lie in the line of the page test's branch: no size class
+ * takes more than two taken branches past the entry.
  */
 .macro REFUSED name, windows
 .L\name\()_refused:
-	cmp	$4, %edx
-	jae	.L\name\()_from_4
-	FIRST_MIDDLE_LAST
-.L\name\()_from_4:
 .if \windows == 2
 	cmp	$32, %edx
 	ja	.L\name\()_32_64
 .endif
+	cmp	$4, %edx
+	jb	.L\name\()_0_3
 	LADDER \name, vmovdqu64, %xmm16, %xmm17
+	.p2align 6
+.L\name\()_0_3:
+	FIRST_MIDDLE_LAST
 .endm
 
 /* n > 128: steps 4 to 6. large: the C copy; move: 1 for memmove. */
@@ -183,9 +187,9 @@ ENTRY \name
 	vmovdqu8 %ymm16, (%rdi){%k1}
 	LAST_BYTE_STORE %cl
 	ret
+	REFUSED \name, 1
 	FROM_65 \name
 	FROM_32 \name
-	REFUSED \name, 1
 	ABOVE_128 \name, \large, \move
 END \name
 .endm
@@ -216,9 +220,9 @@ ENTRY \name
 	vmovdqu8 %ymm17, -32(%rdi,%r11){%k1}
 	LAST_BYTE_STORE %cl
 	ret
+	REFUSED \name, 2
 	FROM_65 \name
 	FROM_32 \name
-	REFUSED \name, 2
 	ABOVE_128 \name, \large, \move
 END \name
 .endm

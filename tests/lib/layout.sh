@@ -3,7 +3,9 @@
 # The ladders' layout, written by hand in assembly: the AVX-512 entries' path
 # for 0-31 bytes, from the entry to its ret, lies in the entry's first two
 # 64-byte lines (lib/x86_64/copy_avx512_ladder.S): each mispredicted size
-# test fetches the path again, two lines and not three; the SSE2 and AVX2
+# test fetches the path again, two lines and not three; the page test's
+# branch and the size tests of the calls it refuses share a line, so that a
+# copy at a page's end fetches no line more for them; the SSE2 and AVX2
 # entries start a line, and so does the block their first jump reaches, so
 # that the way to 4-15 bytes spans two lines (lib/x86_64/copy_vec_ladder.S).
 # An edit that lays a path out otherwise fails here, not silently in a
@@ -61,6 +63,16 @@ for fn in copyperf_memcpy_avx512 copyperf_memmove_avx512; do
 		status=1
 	else
 		echo "layout.sh: $fn: 0-31 bytes from the entry to its ret at +$last, two lines"
+	fi
+	# The page test's branch, the path's last jump: "jne 51de <...>" at 51c2.
+	refused=$(printf '%s\n' "$path" | awk '$2 ~ /^j/ { at = $1; to = $3 } END { print at, to }')
+	at=${refused% *}
+	to=${refused#* }
+	if [ -z "$at" ] || [ $((0x$at / 64)) -ne $((0x$to / 64)) ]; then
+		echo "layout.sh: $fn: the page test's branch (0x$at) and the refused path (0x$to) lie in different lines" >&2
+		status=1
+	else
+		echo "layout.sh: $fn: the page test's branch and the refused path's size tests share a line"
 	fi
 done
 exit $status
