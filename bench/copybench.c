@@ -23,10 +23,11 @@
  *                 1..256 MiB: what the whole machine sustains (aggregate GB/s)
  *   dist        - the shipped call mixes replayed (copyperf -d's call lists), memcpy's
  *                 against copyperf_memcpy and memmove's against copyperf_memmove, in
- *                 the L1 and L2 working sets; dist-llc and dist-cold farther out,
- *                 from the last level as llc_probe() finds it (-w SIZE: dist-llc's
- *                 working set instead); dist-stream one call after another through
- *                 buffers of twice the last level (copyperf -w stream)
+ *                 the L1 and L2 working sets; dist-llc in the last level as
+ *                 llc_probe() finds it (-w SIZE: dist-llc's working set instead),
+ *                 dist-cold from memory (twice llc_memory_level()); dist-stream one
+ *                 call after another through two walks of twice that level
+ *                 (copyperf -w stream)
  * Why several processes: where both copies tie, one process's ratio moves
  * from the next one's by more than a tie's margin (code, stack and buffers
  * land elsewhere each time), so a verdict taken from one process is a coin
@@ -1308,7 +1309,8 @@ int main(int argc, char **argv)
 
 		llc_probe_describe(lp, line, sizeof(line));
 		printf("%s\n", line);
-		snprintf(line, sizeof(line), "%llu", (unsigned long long)lp->size);
+		snprintf(line, sizeof(line), "%llu,%llu", (unsigned long long)lp->size,
+			 (unsigned long long)llc_memory_level(lp));
 		setenv("COPYPERF_LLC", line, 1);
 	}
 	fflush(stdout);

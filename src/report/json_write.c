@@ -56,16 +56,18 @@ void json_ints(FILE *f, const int *v, size_t n)
 }
 
 /*
- * The last level that llc and cold were sized from: "source" is "measured"
- * (a region that did not hold, "miss"), "reported" (every region tried held,
- * or none could be) or "COPYPERF_LLC".
+ * The last level that llc was sized from: "source" is "measured" (a region
+ * that did not hold, "miss"), "reported" (every region tried held, or none
+ * could be) or "COPYPERF_LLC"; "memory": the level cold and stream were sized
+ * from (llc_memory_level).
  */
 static void llc(FILE *f, const struct llc_probe *p)
 {
 	const char *source = p->given ? "COPYPERF_LLC" : p->miss_bytes ? "measured" : "reported";
 
-	fprintf(f, ",\"llc\":{\"size\":%llu,\"reported\":%llu,\"source\":\"%s\"",
-		(unsigned long long)p->size, (unsigned long long)p->reported, source);
+	fprintf(f, ",\"llc\":{\"size\":%llu,\"reported\":%llu,\"memory\":%llu,"
+		"\"source\":\"%s\"", (unsigned long long)p->size, (unsigned long long)p->reported,
+		(unsigned long long)llc_memory_level(p), source);
 	if (p->probed) {
 		fprintf(f, ",\"reference\":{\"bytes\":%llu,\"ns_per_read\":",
 			(unsigned long long)p->ref_bytes);

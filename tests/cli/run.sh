@@ -367,8 +367,14 @@ COPYPERF_LLC=1M "$cp" -d memcpy_3 -w llc,cold -n 1 -t 1M -r memcpy >"$tmp/llc.tx
 	grep -q '^llc, cold: from a last level of 1 MiB (COPYPERF_LLC; the machine reports ' "$tmp/llc.txt" &&
 	grep -Eq '^memcpy +memcpy_3 +llc +524288 ' "$tmp/llc.txt" && grep -Eq '^memcpy +memcpy_3 +cold +2097152 ' "$tmp/llc.txt" &&
 	ok || bad "COPYPERF_LLC=1M: $(cat "$tmp/llc.txt" "$tmp/err")"
-COPYPERF_LLC=12x usage_error "COPYPERF_LLC not a size" "--working-set llc: COPYPERF_LLC='12x' is not a size such as 16M" \
+COPYPERF_LLC=12x usage_error "COPYPERF_LLC not a size" "--working-set llc: COPYPERF_LLC='12x' is not a size such as 16M (or 16M,64M)" \
 	-d memcpy_3 -w llc
+COPYPERF_LLC=1M,x usage_error "COPYPERF_LLC's second size" "--working-set cold: COPYPERF_LLC='1M,x' is not a size such as 16M (or 16M,64M)" \
+	-d memcpy_3 -w cold
+# SIZE,MEMORY: llc from the first, cold from the second.
+COPYPERF_LLC=1M,3M "$cp" -q -d memcpy_3 -w llc,cold -n 1 -t 1M -r memcpy >"$tmp/llc2.txt" 2>"$tmp/err" &&
+	grep -Eq '^memcpy +memcpy_3 +llc +524288 ' "$tmp/llc2.txt" && grep -Eq '^memcpy +memcpy_3 +cold +6291456 ' "$tmp/llc2.txt" &&
+	ok || bad "COPYPERF_LLC=1M,3M: $(cat "$tmp/llc2.txt" "$tmp/err")"
 "$cp" -q -d memcpy_3 -w llc -n 1 -t 1M -r memcpy -f json -o "$tmp/llc.json" 2>"$tmp/err" &&
 	python3 - "$tmp/llc.json" <<'PY' && ok || bad "-w llc: the last level measured: $(cat "$tmp/err")"
 import json, sys
@@ -381,6 +387,8 @@ if llc["source"] == "measured":  # the first region that did not hold: over 3x t
     assert llc["miss"]["ns_per_read"] > 3 * llc["reference"]["ns_per_read"] > 0, llc
 else:
     assert llc["source"] == "reported" and llc["size"] == llc["reported"] and "miss" not in llc, llc
+# cold and stream: from the reported level, up to 4 times the measured one
+assert llc["memory"] == min(max(llc["size"], llc["reported"]), 4 * llc["size"]), llc
 PY
 # The same seed draws the same calls, another seed others: the first call that goes wrong (its
 # index and offsets) repeats with the seed and moves with another.

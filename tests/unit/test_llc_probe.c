@@ -3,7 +3,8 @@
  * Where the last level is taken to end: the regions tried, in order, the first
  * that does not hold, a machine whose figure holds, chases that cannot be
  * made, machines too small to probe; the median of three; a real chase;
- * COPYPERF_LLC; the line that tells a reader which it was.
+ * COPYPERF_LLC; the level cold and stream are sized from; the line that
+ * tells a reader which it was.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -139,6 +140,27 @@ static void test_median(void **state)
 	assert_ptr_equal(llc_probe_median(r, 1), &r[0]);
 }
 
+/*
+ * Cold and stream: from the reported level where it is larger than the one
+ * found, up to LLC_REACH times that; a given level as given.
+ */
+static void test_memory_level(void **state)
+{
+	struct llc_probe p = { .probed = true, .size = 8 * MiB, .reported = 32 * MiB };
+
+	(void)state;
+	assert_int_equal(llc_memory_level(&p), 32 * MiB); /* a quarter found: the reported */
+	p.size = 16 * MiB;
+	p.reported = 508 * MiB; /* a host's whole L3: four times the level found */
+	assert_int_equal(llc_memory_level(&p), LLC_REACH * 16 * MiB);
+	p.reported = 16 * MiB; /* found as reported */
+	assert_int_equal(llc_memory_level(&p), 16 * MiB);
+	p.reported = 0; /* the machine says nothing */
+	assert_int_equal(llc_memory_level(&p), 16 * MiB);
+	p = (struct llc_probe){ .given = true, .size = 1 * MiB, .memory = 3 * MiB, .reported = 32 * MiB };
+	assert_int_equal(llc_memory_level(&p), 3 * MiB);
+}
+
 /* The real chase: a time for a region, none for less than two lines. */
 static void test_real_chase(void **state)
 {
@@ -162,8 +184,10 @@ static void test_given(void **state)
 	assert_ptr_equal(llc_probe_done(), p);
 	assert_true(p->given && !p->bad_given && !p->probed);
 	assert_int_equal(p->size, 24 * MiB);
+	assert_int_equal(llc_memory_level(p), 24 * MiB); /* one size: cold from it too */
 	llc_probe_describe(p, line, sizeof(line));
 	assert_non_null(strstr(line, "24 MiB (COPYPERF_LLC"));
+	assert_null(strstr(line, "cold and stream from"));
 }
 
 /* Each way the figure came says so, with the figures. */
@@ -178,10 +202,18 @@ static void test_describe(void **state)
 	llc_probe_with(&p, 508 * MiB, 1 * MiB, fake_chase, &knee);
 	llc_probe_describe(&p, line, sizeof(line));
 	assert_string_equal(line, "llc, cold: from a last level of 16 MiB as measured: random reads "
-				  "of 16 MiB took 7.0x as long as of 2 MiB (the machine reports 508 MiB)");
+				  "of 16 MiB took 7.0x as long as of 2 MiB (the machine reports 508 MiB); "
+				  "cold and stream from 64 MiB, the most a core is taken to reach");
 	llc_probe_with(&p, 32 * MiB, 1 * MiB, fake_chase, &flat);
 	llc_probe_describe(&p, line, sizeof(line));
 	assert_non_null(strstr(line, "the machine reports, 32 MiB (random reads of half of it"));
+	assert_null(strstr(line, "cold and stream from"));
+	knee.knee = 8 * MiB;
+	knee.n_asked = 0;
+	llc_probe_with(&p, 32 * MiB, 1 * MiB, fake_chase, &knee);
+	llc_probe_describe(&p, line, sizeof(line));
+	assert_non_null(strstr(line, "(the machine reports 32 MiB); cold and stream from 32 MiB, "
+				     "the level reported"));
 	llc_probe_with(&p, 32 * MiB, 0, fake_chase, &flat);
 	llc_probe_describe(&p, line, sizeof(line));
 	assert_non_null(strstr(line, "32 MiB (not measured)"));
@@ -194,7 +226,7 @@ int main(void)
 		cmocka_unit_test(test_ratio_edge),  cmocka_unit_test(test_chase_fails),
 		cmocka_unit_test(test_not_probed),  cmocka_unit_test(test_real_chase),
 		cmocka_unit_test(test_given),	    cmocka_unit_test(test_describe),
-		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_median),	    cmocka_unit_test(test_memory_level),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

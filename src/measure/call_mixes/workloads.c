@@ -11,10 +11,12 @@
 static const struct {
 	const char *name;
 	unsigned level; /* 0: the last */
+	bool memory;    /* from memory: sized from llc_memory_level() */
 	uint64_t num, den;
 } levels[] = {
-	{ "l1", 1, 3, 4 }, { "l2", 2, 1, 2 }, { "llc", 0, 1, 2 }, { "cold", 0, 2, 1 },
-	{ "stream", 0, 4, 1 }, /* two walks of twice the last level each */
+	{ "l1", 1, false, 3, 4 }, { "l2", 2, false, 1, 2 }, { "llc", 0, false, 1, 2 },
+	{ "cold", 0, true, 2, 1 },
+	{ "stream", 0, true, 4, 1 }, /* two walks of twice the last level each */
 };
 #define N_LEVELS (sizeof(levels) / sizeof(levels[0]))
 
@@ -51,10 +53,10 @@ uint64_t working_set_bytes(const char *word, char *err, size_t errlen)
 		} else { /* the last level as this CPU finds it, not as a guest may be told */
 			if (llc_probe()->bad_given) {
 				snprintf(err, errlen, "--working-set %s: COPYPERF_LLC='%s' is not a size "
-					 "such as 16M", word, getenv("COPYPERF_LLC"));
+					 "such as 16M (or 16M,64M)", word, getenv("COPYPERF_LLC"));
 				return 0;
 			}
-			v = llc_probe()->size;
+			v = levels[i].memory ? llc_memory_level(llc_probe()) : llc_probe()->size;
 		}
 		if (!v)
 			snprintf(err, errlen, "--working-set %s: this machine does not say how large its "

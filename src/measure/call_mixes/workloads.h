@@ -27,9 +27,10 @@ struct workloads {
 
 /*
  * The working set a -w word stands for on this machine, as fleetbench sizes
- * them: l1 3/4 of the L1 data cache, l2 half the L2, llc half the last level,
- * cold twice the last level (the last level as llc_probe() finds it); stream
- * four times the last level, two walks of twice it each; a size is itself.  0, with a one-line reason in err, when the machine does not say
+ * them: l1 3/4 of the L1 data cache, l2 half the L2, llc half the last level
+ * as llc_probe() finds it; cold twice, and stream four times (two walks of
+ * twice it each), the level llc_memory_level() takes from memory; a size is
+ * itself.  0, with a one-line reason in err, when the machine does not say
  * how large that cache is (or COPYPERF_LLC is not a size).
  */
 uint64_t working_set_bytes(const char *word, char *err, size_t errlen);

@@ -119,10 +119,14 @@ const struct llc_probe *llc_probe(void)
 	reported = cache_data_size(0);
 	l2 = cache_data_size(2);
 	if (given) {
-		bool ok = copyperf_parse_size(given, &size, &end) && !*end && size;
+		bool ok = copyperf_parse_size(given, &size, &end) && size;
+		size_t memory = size;
 
+		if (ok && *end == ',')
+			ok = copyperf_parse_size(end + 1, &memory, &end) && memory;
+		ok = ok && !*end;
 		result = (struct llc_probe){ .given = true, .bad_given = !ok, .size = ok ? size : 0,
-					     .reported = reported };
+					     .memory = ok ? memory : 0, .reported = reported };
 	} else {
 		struct llc_probe runs[LLC_PROBE_RUNS];
 
@@ -138,25 +142,41 @@ const struct llc_probe *llc_probe_done(void)
 	return done ? &result : NULL;
 }
 
+uint64_t llc_memory_level(const struct llc_probe *p)
+{
+	if (p->given)
+		return p->memory;
+	if (p->reported <= p->size)
+		return p->size;
+	return p->reported <= LLC_REACH * p->size ? p->reported : LLC_REACH * p->size;
+}
+
 void llc_probe_describe(const struct llc_probe *p, char *buf, size_t len)
 {
-	char size[32], reported[32], ref[32];
+	char size[32], reported[32], ref[32], memory[32];
+	uint64_t m = llc_memory_level(p);
+	int n;
 
 	format_size(p->size, size, sizeof(size));
 	format_size(p->reported, reported, sizeof(reported));
 	format_size(p->ref_bytes, ref, sizeof(ref));
+	format_size(m, memory, sizeof(memory));
 	if (p->given)
-		snprintf(buf, len, "llc, cold: from a last level of %s (COPYPERF_LLC; the machine "
-			 "reports %s)", size, reported);
+		n = snprintf(buf, len, "llc, cold: from a last level of %s (COPYPERF_LLC; the machine "
+			     "reports %s)", size, reported);
 	else if (p->miss_bytes)
-		snprintf(buf, len, "llc, cold: from a last level of %s as measured: random reads of "
-			 "%s took %.1fx as long as of %s (the machine reports %s)", size, size,
-			 p->miss_ns / p->ref_ns, ref, reported);
+		n = snprintf(buf, len, "llc, cold: from a last level of %s as measured: random reads "
+			     "of %s took %.1fx as long as of %s (the machine reports %s)", size, size,
+			     p->miss_ns / p->ref_ns, ref, reported);
 	else if (p->probed)
-		snprintf(buf, len, "llc, cold: from the last level the machine reports, %s (random "
-			 "reads of half of it within %.0fx of those of %s)", reported, LLC_HOLDS_RATIO,
-			 ref);
+		n = snprintf(buf, len, "llc, cold: from the last level the machine reports, %s (random "
+			     "reads of half of it within %.0fx of those of %s)", reported,
+			     LLC_HOLDS_RATIO, ref);
 	else
-		snprintf(buf, len, "llc, cold: from the last level the machine reports, %s (not "
-			 "measured)", reported);
+		n = snprintf(buf, len, "llc, cold: from the last level the machine reports, %s (not "
+			     "measured)", reported);
+	if (m != p->size && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; cold and stream from %s, %s", memory,
+			 p->given ? "as given" : m == p->reported ? "the level reported"
+							 : "the most a core is taken to reach");
 }

@@ -26,6 +26,7 @@ struct llc_probe {
 	bool bad_given;    /* COPYPERF_LLC is not a size: size is 0 */
 	uint64_t reported; /* the machine's last level, bytes */
 	uint64_t size;     /* the last level to size working sets by: reported, or less as measured */
+	uint64_t memory;   /* given: the level cold and stream are sized from (llc_memory_level) */
 	uint64_t ref_bytes, miss_bytes; /* twice the L2; the first region that did not hold (0: none) */
 	double ref_ns, miss_ns;         /* a random read in each, ns */
 };
@@ -57,16 +58,33 @@ const struct llc_probe *llc_probe_median(const struct llc_probe *runs, int n);
 /*
  * The rule on this machine's caches and clock, LLC_PROBE_RUNS times and the
  * median taken, once a process (later calls return the first result).
- * COPYPERF_LLC=SIZE in the environment is taken instead (copybench probes
- * once and hands the size to its processes so; a user may pin it so for
- * runs to compare).
+ * COPYPERF_LLC=SIZE in the environment is taken instead, or SIZE,MEMORY with
+ * the level cold and stream are sized from (copybench probes once and hands
+ * both to its processes so; a user may pin them so for runs to compare).
  */
 const struct llc_probe *llc_probe(void);
 
 /* The probe if a working set asked for it in this process, else NULL. */
 const struct llc_probe *llc_probe_done(void);
 
-/* One line: the last level llc and cold are sized from, and why that figure. */
+/*
+ * Random reads find where a region stops holding well, not where the cache
+ * stops holding it at all: a guest told the truth may find half or a quarter
+ * of it, and a set of call mixes twice that size still runs from the cache.
+ * The working sets meant to come from memory (cold, stream) are sized from
+ * the reported level where it is larger, up to LLC_REACH times the level
+ * found: a guest told its host's whole L3 would otherwise be sized from
+ * hundreds of MiB no core reaches.
+ */
+#define LLC_REACH 4
+
+/*
+ * The level cold and stream are sized from: COPYPERF_LLC's second size
+ * (SIZE,MEMORY), or its only one; else the rule above.
+ */
+uint64_t llc_memory_level(const struct llc_probe *p);
+
+/* One line: the last level llc, cold and stream are sized from, and why those figures. */
 void llc_probe_describe(const struct llc_probe *p, char *buf, size_t len);
 
 /* Ns per read of a random chase through `bytes` of fresh memory (the real llc_chase_fn). */
