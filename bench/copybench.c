@@ -442,6 +442,7 @@ struct table {
 	int bound;            /* also time the read of both buffers (footprint.h) */
 	enum cache_mode cache; /* measure_lane's: flush or cold */
 	double gm_target;     /* report_rows and report_far: the geometric mean's; 0: none */
+	unsigned max_rounds;  /* at most this many rounds (0: -r's): a pass from memory is long */
 };
 
 /* A dist table's rows, made when the program starts: the same in every process. */
@@ -460,6 +461,14 @@ struct mix_rows {
 
 #define KIB(x) ((size_t)(x) << 10)
 #define MIB(x) ((size_t)(x) << 20)
+
+/*
+ * The rounds of the tables from memory (dist-cold, dist-stream): a pass there
+ * walks twice the last level's lines from memory, long enough to be a sample
+ * on its own, and so slow that -r's rounds of it would make up most of make
+ * bench's time.
+ */
+#define FAR_ROUNDS 5
 
 static int report_rows(unsigned t);
 static int report_l1(unsigned t);
@@ -524,20 +533,22 @@ static const struct table tables[] = {
 	  .measure = measure_dist, .report = report_rows, .mixes = "memmove", .wsets = { "llc" },
 	  .gm_target = 1.05 },
 	{ .cases = "dist-cold", .title = "dist-cold: the call mixes, cold working set (ns per call)",
-	  .measure = measure_dist, .report = report_rows, .mixes = "memcpy", .wsets = { "cold" } },
+	  .measure = measure_dist, .report = report_rows, .mixes = "memcpy", .wsets = { "cold" },
+	  .max_rounds = FAR_ROUNDS },
 	{ .cases = "dist-cold",
 	  .title = "dist-cold: the memmove mixes, cold working set (ns per call)",
-	  .measure = measure_dist, .report = report_rows, .mixes = "memmove", .wsets = { "cold" } },
+	  .measure = measure_dist, .report = report_rows, .mixes = "memmove", .wsets = { "cold" },
+	  .max_rounds = FAR_ROUNDS },
 	{ .cases = "dist-stream",
 	  .title = "dist-stream: the call mixes one after another through buffers of twice the last\n"
 		   "level each (copyperf -w stream; ns per call)",
 	  .measure = measure_dist, .report = report_rows, .mixes = "memcpy", .wsets = { "stream" },
-	  .gm_target = 1.10 },
+	  .gm_target = 1.10, .max_rounds = FAR_ROUNDS },
 	{ .cases = "dist-stream",
 	  .title = "dist-stream: the memmove mixes one after another through buffers of twice the last\n"
 		   "level each (copyperf -w stream; ns per call)",
 	  .measure = measure_dist, .report = report_rows, .mixes = "memmove", .wsets = { "stream" },
-	  .gm_target = 1.10 },
+	  .gm_target = 1.10, .max_rounds = FAR_ROUNDS },
 };
 enum { N_TABLES = sizeof(tables) / sizeof(tables[0]) };
 
@@ -683,6 +694,12 @@ static void warm_up(const struct table *t, const struct contender *who, unsigned
 		wrong_copy(who[c].name, "on a call mix (its arena against the first contender's)", at);
 }
 
+/* Table t's rounds: -r's, or fewer where a pass of its calls takes long enough alone. */
+static unsigned rounds_of(const struct table *t)
+{
+	return t->max_rounds && t->max_rounds < rounds ? t->max_rounds : rounds;
+}
+
 static struct result measure_size(const struct table *t, const struct contender *who,
 				  const struct buffers *b, size_t size)
 {
@@ -694,14 +711,14 @@ static struct result measure_size(const struct table *t, const struct contender 
 	for (unsigned c = 0; c < n; c++)
 		warm_up(t, who, c, b, size, &reference);
 	free(reference);
-	for (unsigned i = 0; i < rounds; i++)
+	for (unsigned i = 0; i < rounds_of(t); i++)
 		for (unsigned k = 0; k < n; k++) {
 			unsigned c = bench_round_order(n, i, k);
 
 			samples[c][i] = t->measure(&who[c], size, b);
 		}
 	for (unsigned c = 0; c < n; c++)
-		r.s[c] = stats_of(samples[c], rounds);
+		r.s[c] = stats_of(samples[c], rounds_of(t));
 	return r;
 }
 
@@ -914,14 +931,14 @@ static void report_table(unsigned t, struct pooled *out)
 		printf("(%u rounds, interleaved; %s, median [min-max] of the rounds;\n"
 		       " ratio: the C library's time over copyperf's; control: over its own, an A/A test;\n"
 		       " below: ratio under %.3f and under the control's, or the control under %.2f)\n",
-		       rounds, unit, BENCH_BELOW, BENCH_CONTROL_FLOOR);
+		       rounds_of(tb), unit, BENCH_BELOW, BENCH_CONTROL_FLOOR);
 	else
 		printf("(%u processes x %u rounds, interleaved; %s: median [min-max] of the\n"
 		       " processes' medians; ratio: the C library's time over copyperf's, median [min-max]\n"
 		       " of the processes' ratios; control: the C library over its own, an A/A test;\n"
 		       " p: Mann-Whitney, ratios against controls; below: ratio median under %.3f\n"
 		       " and under the control's median, or the control's under %.2f)\n",
-		       procs, rounds, unit, BENCH_BELOW, BENCH_CONTROL_FLOOR);
+		       procs, rounds_of(tb), unit, BENCH_BELOW, BENCH_CONTROL_FLOOR);
 	if (control_arg)
 		printf(" -C: the control here is instead the C library's time over %s's (not A/A);\n"
 		       " ratio over control: %s against it\n",
