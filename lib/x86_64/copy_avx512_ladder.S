@@ -36,9 +36,9 @@
  * cannot learn), and the last byte again.
  *
  * The masked move and the vector moves of 32-128 bytes end with the last
- * byte again (blocks.inc, LAST_BYTE_STORE): a program that reads back what it has just copied, as a
- * decoder reads the last byte it wrote, would otherwise wait for the masked
- * or vector store at every copy.
+ * byte again (blocks.inc, LAST_BYTE_STORE): a program that reads back what
+ * it has just copied, as a decoder reads the last byte it wrote, would
+ * otherwise wait for the masked or vector store at every copy.
  *
  * Where the copies' lines come from memory, each instruction on the path
  * costs: the calls are independent, and the fewer of them the reorder buffer
