@@ -5,8 +5,8 @@
  *     writes the memcpy family's calls to MIX.memcpy and memmove's to
  *     MIX.memmove.
  *  2. Each mix replayed by this copyperf (`-d MIX.memcpy -r memcpy,
- *     copyperf_memcpy`, memmove's on memmove and copyperf_memmove) at the l1,
- *     l2 and stream working sets, as JSON read back.
+ *     copyperf_memcpy`, memmove's on memmove and copyperf_memmove) at the
+ *     working sets of prediction_sets, as JSON read back.
  *  3. Per kind and working set, the C library's median time per call over
  *     copyperf's: the micro-benchmark's prediction, beside the program's own.
  */
@@ -20,11 +20,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "measure/call_mixes/distribution.h"
+#include "measure/call_mixes/workloads.h"
 #include "program.h"
 #include "report/results_file.h"
 #include "stats/stats.h"
 
-const char *const prediction_sets[PREDICTION_SETS] = { "l1", "l2", "stream" };
+/*
+ * From every call's data at hand to every call's data in memory: a program's
+ * copies lie somewhere between, and where its next step waits on what it has
+ * just copied (a decoder), nearer the far end than its working set says.
+ */
+const char *const prediction_sets[PREDICTION_SETS] = { "l1", "l2", "llc", "stream", "cold" };
 
 /* Runs this copyperf with args, its output to /dev/null.  Returns its exit status, or -1. */
 static int run_self(char **args)
@@ -81,12 +87,31 @@ static double median_time(const struct result_set *s, const char *routine, const
 	return NAN;
 }
 
+/*
+ * Whether prediction set k is a working set of its own here: where two levels
+ * are the same size (a machine whose L2 is its last level), -w refuses both,
+ * and the later one is left out (its ratio NaN).
+ */
+static bool distinct_set(int k)
+{
+	char err[160];
+	uint64_t bytes = working_set_bytes(prediction_sets[k], err, sizeof(err));
+
+	if (!bytes)
+		return false;
+	for (int j = 0; j < k; j++)
+		if (working_set_bytes(prediction_sets[j], err, sizeof(err)) == bytes &&
+		    working_set_is_stream(prediction_sets[j]) == working_set_is_stream(prediction_sets[k]))
+			return false;
+	return true;
+}
+
 /* Step 2 and 3 for one kind.  Returns 0, or -1 with r->prediction_note saying why. */
 static int replay(const struct program_params *p, struct prediction *d, const char *mix,
 		  struct program_result *r)
 {
-	char json[4096], routines[64], ours[32], why[160];
-	char *args[] = { "copyperf", "-d", (char *)mix, "-r", routines, "-w", "l1,l2,stream", "-n", "5",
+	char json[4096], routines[64], ours[32], why[160], sets[64] = "";
+	char *args[] = { "copyperf", "-d", (char *)mix, "-r", routines, "-w", sets, "-n", "5",
 			 "-f", "json", "-o", json, "-q", NULL };
 	struct distribution dist;
 	struct result_set set;
@@ -103,6 +128,10 @@ static int replay(const struct program_params *p, struct prediction *d, const ch
 			d->small_share += dist.sizes[i].p;
 	distribution_free(&dist);
 	d->calls = calls_in(mix);
+	for (int k = 0; k < PREDICTION_SETS; k++)
+		if (distinct_set(k))
+			snprintf(sets + strlen(sets), sizeof(sets) - strlen(sets), "%s%s", *sets ? "," : "",
+				 prediction_sets[k]);
 	snprintf(ours, sizeof(ours), "copyperf_%s", d->kind);
 	snprintf(routines, sizeof(routines), "%s,%s", d->kind, ours);
 	snprintf(json, sizeof(json), "%s/replay-%s.json", p->tmp_dir, d->kind);

@@ -52,7 +52,7 @@ struct side_result {
 };
 
 /* What --record's replay of the command's own calls predicts, per kind and working set. */
-#define PREDICTION_SETS 3
+#define PREDICTION_SETS 5
 /* The working sets replayed at, in the order of struct prediction's ratios (prediction.c). */
 extern const char *const prediction_sets[PREDICTION_SETS];
 struct prediction {

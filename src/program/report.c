@@ -96,8 +96,13 @@ static void table(FILE *f, const struct program_params *p, const struct program_
 			fprintf(f, "recorded %s calls: %llu, mean %.0f B, %.1f%% at most 128 B; replayed "
 				   "(copyperf -d, the C library's time over copyperf's):",
 				d->kind, d->calls, d->mean_size, 100 * d->small_share);
-			for (int k = 0; k < PREDICTION_SETS; k++)
-				fprintf(f, " %s %.3fx%s", prediction_sets[k], d->ratio[k], k + 1 < PREDICTION_SETS ? "," : "\n");
+			for (int k = 0; k < PREDICTION_SETS; k++) {
+				if (isnan(d->ratio[k])) /* a level the same size as another here */
+					fprintf(f, " %s -", prediction_sets[k]);
+				else
+					fprintf(f, " %s %.3fx", prediction_sets[k], d->ratio[k]);
+				fputs(k + 1 < PREDICTION_SETS ? "," : "\n", f);
+			}
 		}
 	}
 	if (p->counters) {
