@@ -116,6 +116,8 @@ def run_copyperf(args, name, argv, pinned, control):
         cmd += ["--cpu", "1"]
     if control:
         cmd.append("--aa")
+    else:
+        cmd.append("--counters")  # each side once more under perf record, where perf is
     cmd += ["--"] + argv
     with open(err, "w") as ferr:
         p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -241,32 +243,68 @@ def main():
     sys.exit(1 if any(r[4] for r in rows) else 0)
 
 
+def copy_shares(prog):
+    """The share of the program's samples in the copy routines, without and with the shim (None
+    where perf did not measure it)."""
+    shares = prog.get("copy_share") or {}
+    return shares.get("without"), shares.get("with")
+
+
+def share_cell(without, with_shim):
+    if without is None and with_shim is None:
+        return "-"
+    return " / ".join("-" if x is None else f"{100 * x:.1f}%" for x in (without, with_shim))
+
+
+def ceiling_line(measured):
+    """The most any copy routine could give: a program spending the share s of its time in the
+    copies without the shim would run 1 / (1 - s) times as fast were they free."""
+    bounds, why = [], ""
+    for name, _, _, prog, _ in measured:
+        without, _ = copy_shares(prog)
+        if not isinstance(without, (int, float)) or not 0 <= without < 1:
+            why = ((prog.get("copy_share") or {}).get("not_measured")
+                   or f"no share of its time in the copies for {name}")
+            break
+        bounds.append(1 / (1 - without))
+    if why or not bounds:
+        return f"were the copies free: not known ({why or 'no program measured'})"
+    gm = math.exp(sum(math.log(b) for b in bounds) / len(bounds))
+    return ("were the copies free (each program 1 / (1 - its share in copies without the shim)): "
+            f"geometric mean {gm:.3f}x, the most any copy routine could give these programs")
+
+
 def render(rows, interrupted):
     if not rows:
         return ["", "interrupted before a program was measured" if interrupted else "nothing run"]
-    head = ("program", "what it does", "ratio", "per-pair range", "verdict (p)", "s/run", "check")
+    head = ("program", "what it does", "ratio", "per-pair range", "verdict (p)", "s/run", "check",
+            "in copies")
     body = []
     for name, what, is_control, prog, failed in rows:
         label = f"{name} (A/A)" if is_control else name
         if is_control:
             what = "control: the program against itself, no shim"
         if prog is None or failed:
-            body.append((label, what, "FAILED", "", failed, "", (prog or {}).get("check", "")))
+            body.append((label, what, "FAILED", "", failed, "", (prog or {}).get("check", ""), ""))
             continue
         pr = prog.get("pair_ratios") or {}
         wall = (prog.get("without") or {}).get("wall") or {}
+        without, with_shim = copy_shares(prog)
         body.append((label, what, fmt(prog.get("ratio"), ".3f"),
                      f"{fmt(pr.get('min'), '.3f')}-{fmt(pr.get('max'), '.3f')}",
                      f"{prog.get('verdict', '-')} ({fmt(prog.get('p'), '.3g')})",
-                     fmt(wall.get("median"), ".2f"), prog.get("check", "-")))
+                     fmt(wall.get("median"), ".2f"), prog.get("check", "-"),
+                     "" if is_control else share_cell(without, with_shim)))
     widths = [max(len(str(r[i])) for r in [head] + body) for i in range(len(head))]
-    numeric = (2, 3, 5)
+    numeric = (2, 3, 5, 7)
     out = [""]
     for r in [head, tuple("-" * w for w in widths)] + body:
         out.append("  ".join(str(c).rjust(widths[i]) if i in numeric else str(c).ljust(widths[i])
                              for i, c in enumerate(r)).rstrip())
     out.append("ratio: median wall time without the shim over median wall time with it (above 1: "
                "faster with it); s/run: median wall time without it")
+    out.append("in copies: the share of the program's perf samples in the copy routines, "
+               "without the shim / with it (one more run of each side under perf record)")
 
     programs = [r for r in rows if not r[2]]
     measured = [r for r in programs if r[3] is not None and not r[4]]
@@ -277,6 +315,7 @@ def render(rows, interrupted):
     out.append("")
     out.append(f"geometric mean of the ratios ({plural(len(ratios), 'program')}, not the control): "
                f"{fmt(gm, '.3f')}x" + (f"; {n_failed} FAILED" if n_failed else ""))
+    out.append(ceiling_line(measured))
 
     lo = hi = None
     if ctl and ctl[0][3].get("pair_ratios"):

@@ -1,5 +1,6 @@
 #!/bin/sh
-# `copyperf program`: a real program timed without and with the preload shim.
+# `copyperf program`: a real program timed without and with the preload shim; and the table
+# make bench-apps makes of its results.
 # usage: run.sh COPYPERF SHIM COPIER BROKEN_SHIM OTHER_SO (a library that defines no memcpy)
 set -u
 cp=$1
@@ -259,6 +260,13 @@ if [ "$st" -eq 130 ] && grep -q '^interrupted after [1-9][0-9]* pairs\?$' "$tmp/
 	ok "SIGINT: the pairs done reported, exit 130"
 else
 	bad "SIGINT: exit $st: $(cat "$tmp/t" "$tmp/err")"
+fi
+
+# make bench-apps' table and its verdicts (scripts/bench-apps/run.py), on made-up results.
+if /usr/bin/python3 "$(dirname "$0")/bench_apps_table.py" >"$tmp/apps" 2>&1; then
+	ok "bench-apps' table and verdicts: $(grep -c '^ok' "$tmp/apps") cases"
+else
+	bad "bench-apps' table and verdicts: $(grep -v '^ok' "$tmp/apps" | head -5)"
 fi
 
 tally "program"
