@@ -540,13 +540,13 @@ static const struct table tables[] = {
 	  .measure = measure_dist, .report = report_rows, .mixes = "memmove", .wsets = { "cold" },
 	  .max_rounds = FAR_ROUNDS },
 	{ .cases = "dist-stream",
-	  .title = "dist-stream: the call mixes one after another through buffers of twice the last\n"
-		   "level each (copyperf -w stream; ns per call)",
+	  .title = "dist-stream: the call mixes one after another, from memory (copyperf -w stream:\n"
+		   "two walks of twice the last level as memory; ns per call)",
 	  .measure = measure_dist, .report = report_rows, .mixes = "memcpy", .wsets = { "stream" },
 	  .gm_target = 1.10, .max_rounds = FAR_ROUNDS },
 	{ .cases = "dist-stream",
-	  .title = "dist-stream: the memmove mixes one after another through buffers of twice the last\n"
-		   "level each (copyperf -w stream; ns per call)",
+	  .title = "dist-stream: the memmove mixes one after another, from memory (copyperf -w stream:\n"
+		   "two walks of twice the last level as memory; ns per call)",
 	  .measure = measure_dist, .report = report_rows, .mixes = "memmove", .wsets = { "stream" },
 	  .gm_target = 1.10, .max_rounds = FAR_ROUNDS },
 };
