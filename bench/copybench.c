@@ -1326,9 +1326,7 @@ int main(int argc, char **argv)
 
 		llc_probe_describe(lp, line, sizeof(line));
 		printf("%s\n", line);
-		snprintf(line, sizeof(line), "%llu,%llu", (unsigned long long)lp->size,
-			 (unsigned long long)llc_memory_level(lp));
-		setenv("COPYPERF_LLC", line, 1);
+		llc_probe_hand_down(lp);
 	}
 	fflush(stdout);
 	for (unsigned p = 0; p < procs; p++)

@@ -6,7 +6,8 @@
  *     MIX.memmove.
  *  2. Each mix replayed by this copyperf (`-d MIX.memcpy -r memcpy,
  *     copyperf_memcpy`, memmove's on memmove and copyperf_memmove) at the
- *     working sets of prediction_sets, as JSON read back.
+ *     working sets of prediction_sets, as JSON read back; both replays size
+ *     them from the last level this process found (llc_probe_hand_down).
  *  3. Per kind and working set, the C library's median time per call over
  *     copyperf's: the micro-benchmark's prediction, beside the program's own.
  */
@@ -21,6 +22,7 @@
 #include <unistd.h>
 #include "measure/call_mixes/distribution.h"
 #include "measure/call_mixes/workloads.h"
+#include "measure/hardware/llc_probe.h"
 #include "program.h"
 #include "report/results_file.h"
 #include "stats/stats.h"
@@ -88,29 +90,32 @@ static double median_time(const struct result_set *s, const char *routine, const
 }
 
 /*
- * Whether prediction set k is a working set of its own here: where two levels
- * are the same size (a machine whose L2 is its last level), -w refuses both,
- * and the later one is left out (its ratio NaN).
+ * The prediction sets that are working sets of their own here, as -w's list:
+ * where two levels are the same size (a machine whose L2 is its last level),
+ * -w refuses both, and the later one is left out (its ratio NaN).
  */
-static bool distinct_set(int k)
+static void distinct_sets(char *sets, size_t len)
 {
+	uint64_t bytes[PREDICTION_SETS];
 	char err[160];
-	uint64_t bytes = working_set_bytes(prediction_sets[k], err, sizeof(err));
 
-	if (!bytes)
-		return false;
-	for (int j = 0; j < k; j++)
-		if (working_set_bytes(prediction_sets[j], err, sizeof(err)) == bytes &&
-		    working_set_is_stream(prediction_sets[j]) == working_set_is_stream(prediction_sets[k]))
-			return false;
-	return true;
+	*sets = '\0';
+	for (int k = 0; k < PREDICTION_SETS; k++) {
+		bool own = (bytes[k] = working_set_bytes(prediction_sets[k], err, sizeof(err))) != 0;
+
+		for (int j = 0; j < k && own; j++)
+			own = !working_sets_coincide(prediction_sets[j], bytes[j], prediction_sets[k], bytes[k]);
+		if (own)
+			snprintf(sets + strlen(sets), len - strlen(sets), "%s%s", *sets ? "," : "",
+				 prediction_sets[k]);
+	}
 }
 
 /* Step 2 and 3 for one kind.  Returns 0, or -1 with r->prediction_note saying why. */
 static int replay(const struct program_params *p, struct prediction *d, const char *mix,
-		  struct program_result *r)
+		  char *sets, struct program_result *r)
 {
-	char json[4096], routines[64], ours[32], why[160], sets[64] = "";
+	char json[4096], routines[64], ours[32], why[160];
 	char *args[] = { "copyperf", "-d", (char *)mix, "-r", routines, "-w", sets, "-n", "5",
 			 "-f", "json", "-o", json, "-q", NULL };
 	struct distribution dist;
@@ -128,10 +133,6 @@ static int replay(const struct program_params *p, struct prediction *d, const ch
 			d->small_share += dist.sizes[i].p;
 	distribution_free(&dist);
 	d->calls = calls_in(mix);
-	for (int k = 0; k < PREDICTION_SETS; k++)
-		if (distinct_set(k))
-			snprintf(sets + strlen(sets), sizeof(sets) - strlen(sets), "%s%s", *sets ? "," : "",
-				 prediction_sets[k]);
 	snprintf(ours, sizeof(ours), "copyperf_%s", d->kind);
 	snprintf(routines, sizeof(routines), "%s,%s", d->kind, ours);
 	snprintf(json, sizeof(json), "%s/replay-%s.json", p->tmp_dir, d->kind);
@@ -160,8 +161,9 @@ static int replay(const struct program_params *p, struct prediction *d, const ch
 void program_predict(const struct program_params *p, struct program_result *r)
 {
 	static const char *const kinds[] = { "memcpy", "memmove" };
-	char record_to[4096], err[4200], why[160];
+	char record_to[4096], err[4200], why[160], sets[64];
 	struct run_time t;
+	bool handed;
 
 	snprintf(record_to, sizeof(record_to), "%s/mix", p->tmp_dir);
 	snprintf(err, sizeof(err), "%s/record.err", p->tmp_dir);
@@ -177,6 +179,9 @@ void program_predict(const struct program_params *p, struct program_result *r)
 			 "the recording run did not exit 0 (wait status %#x)", t.status);
 		return;
 	}
+	/* the last level as found here, handed to both replays (unless the user gave one) */
+	distinct_sets(sets, sizeof(sets));
+	handed = !getenv("COPYPERF_LLC") && llc_probe_done() && !llc_probe_hand_down(llc_probe_done());
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		struct prediction *d = &r->predicted[r->n_predicted];
 		char mix[4200];
@@ -186,10 +191,12 @@ void program_predict(const struct program_params *p, struct program_result *r)
 			continue;
 		memset(d, 0, sizeof(*d));
 		d->kind = kinds[i];
-		if (replay(p, d, mix, r) == 0)
+		if (replay(p, d, mix, sets, r) == 0)
 			r->n_predicted++;
 		unlink(mix);
 	}
+	if (handed) /* the program's environment as it was, for what runs after */
+		unsetenv("COPYPERF_LLC");
 	if (!r->n_predicted && !*r->prediction_note)
 		snprintf(r->prediction_note, sizeof(r->prediction_note),
 			 "the program made no memcpy or memmove call the shim saw");

@@ -68,6 +68,15 @@ uint64_t working_set_bytes(const char *word, char *err, size_t errlen)
 	return v;
 }
 
+/*
+ * A point is known by its bytes and layout: two names for both would make one
+ * point twice (a stream and a spread list of equal bytes are two).
+ */
+bool working_sets_coincide(const char *a, uint64_t a_bytes, const char *b, uint64_t b_bytes)
+{
+	return a_bytes == b_bytes && working_set_is_stream(a) == working_set_is_stream(b);
+}
+
 static int add_working_sets(struct workloads *ws, const struct measure_params *params, char *err,
 			    size_t errlen)
 {
@@ -80,14 +89,9 @@ static int add_working_sets(struct workloads *ws, const struct measure_params *p
 	for (size_t i = 0; i < params->n_working_sets; i++) {
 		if ((ws->ws_bytes[i] = working_set_bytes(params->working_sets[i], err, errlen)) == 0)
 			return -1;
-		/*
-		 * a point is known by its bytes and layout: two names for both would make
-		 * one point twice (a stream and a spread list of equal bytes are two)
-		 */
 		for (size_t k = 0; k < i; k++)
-			if (ws->ws_bytes[k] == ws->ws_bytes[i] &&
-			    working_set_is_stream(params->working_sets[k]) ==
-				    working_set_is_stream(params->working_sets[i])) {
+			if (working_sets_coincide(params->working_sets[k], ws->ws_bytes[k],
+						  params->working_sets[i], ws->ws_bytes[i])) {
 				snprintf(err, errlen, "--working-set: '%s' and '%s' are both %llu bytes here",
 					 params->working_sets[k], params->working_sets[i],
 					 (unsigned long long)ws->ws_bytes[i]);

@@ -42,6 +42,13 @@ bool working_set_is_level(const char *word);
 bool working_set_is_stream(const char *word);
 
 /*
+ * Whether working sets a and b, of a_bytes and b_bytes here, are one point of
+ * a measurement (-w refuses two names for it): the same bytes, laid out the
+ * same way.
+ */
+bool working_sets_coincide(const char *a, uint64_t a_bytes, const char *b, uint64_t b_bytes);
+
+/*
  * The calls of d over the working set `word` came to (bytes), drawn from
  * seed: a stream for stream, else spread.  Returns 0, or -1 with the reason.
  */

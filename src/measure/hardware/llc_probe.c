@@ -151,6 +151,15 @@ uint64_t llc_memory_level(const struct llc_probe *p)
 	return p->reported <= LLC_REACH * p->size ? p->reported : LLC_REACH * p->size;
 }
 
+int llc_probe_hand_down(const struct llc_probe *p)
+{
+	char value[48];
+
+	snprintf(value, sizeof(value), "%llu,%llu", (unsigned long long)p->size,
+		 (unsigned long long)llc_memory_level(p));
+	return setenv("COPYPERF_LLC", value, 1);
+}
+
 void llc_probe_describe(const struct llc_probe *p, char *buf, size_t len)
 {
 	char size[32], reported[32], ref[32], memory[32];

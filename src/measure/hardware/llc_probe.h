@@ -84,6 +84,13 @@ const struct llc_probe *llc_probe_done(void);
  */
 uint64_t llc_memory_level(const struct llc_probe *p);
 
+/*
+ * Hands p to the copyperf processes this one starts: COPYPERF_LLC=SIZE,MEMORY
+ * in the environment, so that they size llc, cold and stream as this process
+ * did, without probing again.  Returns setenv's result.
+ */
+int llc_probe_hand_down(const struct llc_probe *p);
+
 /* One line: the last level llc, cold and stream are sized from, and why those figures. */
 void llc_probe_describe(const struct llc_probe *p, char *buf, size_t len);
 
