@@ -72,6 +72,7 @@ static struct measure_params measure_params_of(const struct options *o)
 		.working_sets = o->working_sets,
 		.n_working_sets = o->n_working_sets,
 		.seed = o->seed,
+		.chained = o->chained,
 		.threads = o->threads,
 		.n_threads = o->n_threads,
 		.pages = o->pages,

@@ -77,6 +77,10 @@ const char options_usage[] =
 	"                        as a serializer or a parser makes them, through two walks of\n"
 	"                        twice the last level; default l1,l2\n"
 	"      --seed N          draws the call lists (default 2008): the same N, the same calls\n"
+	"      --chain           each call waits for the one before: its last byte is read\n"
+	"                        back before the next call's source is known, as a decoder\n"
+	"                        reads what it has just copied (the calls' latency, where\n"
+	"                        without it they overlap: their throughput)\n"
 	"  -q, --quiet           no progress line on standard error\n"
 	"  -h, --help            this text\n"
 	"      --version         the version\n"
@@ -87,7 +91,7 @@ const char options_usage[] =
 	"the subcommands.\n";
 
 enum { OPT_LIST = 256, OPT_CPU, OPT_VERSION, OPT_KERNEL, OPT_QUIET, OPT_PLOT, OPT_COUNTERS,
-       OPT_SEED, OPT_PAGES, OPT_NUMA };
+       OPT_SEED, OPT_PAGES, OPT_NUMA, OPT_CHAIN };
 
 static const struct option long_options[] = {
 	{ "routines", required_argument, NULL, 'r' },
@@ -108,6 +112,7 @@ static const struct option long_options[] = {
 	{ "distribution", required_argument, NULL, 'd' },
 	{ "working-set", required_argument, NULL, 'w' },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "chain", no_argument, NULL, OPT_CHAIN },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "pages", required_argument, NULL, OPT_PAGES },
 	{ "numa", required_argument, NULL, OPT_NUMA },
@@ -347,6 +352,9 @@ static int check_replay(const struct options *o, char *err, size_t errlen)
 			return fail(err, errlen, "--working-set: only with --distribution");
 		if (o->given & GIVEN_SEED)
 			return fail(err, errlen, "--seed: only with --distribution");
+		if (o->chained)
+			return fail(err, errlen, "--chain: only with --distribution (it chains a "
+						 "replay's calls; the sweep's chunks are one copy each)");
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(chunk_only) / sizeof(chunk_only[0]); i++)
@@ -469,6 +477,9 @@ static int parse_option(int c, const char *arg, struct options *o, char *err, si
 		return 0;
 	case OPT_NUMA:
 		return parse_numa(arg, o, err, errlen);
+	case OPT_CHAIN:
+		o->chained = true;
+		return 0;
 	case OPT_SEED:
 		o->given |= GIVEN_SEED;
 		return parse_seed(arg, &o->seed, err, errlen);

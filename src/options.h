@@ -37,6 +37,7 @@ struct options {
 	char **working_sets;  /* the -w words as given (default l1,l2) */
 	size_t n_working_sets;
 	uint64_t seed;        /* draws the call lists */
+	bool chained;         /* --chain: each call waits for the one before */
 	/* -j: thread counts as given, 0 standing for "all"; NULL: one thread, as without threads */
 	unsigned *threads;
 	size_t n_threads;

@@ -61,9 +61,9 @@ static void header(FILE *f, bool replay, bool counters, bool threaded)
 	if (replay)
 		fputs("ns_per_call_median,ns_per_call_min,ns_per_call_max,", f);
 	fputs("bytes_per_s_median,bytes_per_s_min,bytes_per_s_max,verified,samples,error", f);
-	/* every row of a replay carries the seed that draws its call lists */
+	/* every row of a replay carries the seed that draws its call lists, and whether they were chained */
 	if (replay)
-		fputs(",seed", f);
+		fputs(",seed,chained", f);
 	if (counters) {
 		for (int e = 0; e < N_COUNTERS; e++)
 			fprintf(f, ",%s", counter_name((enum counter_event)e));
@@ -124,7 +124,8 @@ void output_csv(FILE *f, const struct report *r)
 		if (!p->verified)
 			csv_field(f, p->error);
 		if (replay)
-			fprintf(f, ",%llu", (unsigned long long)r->o->seed);
+			fprintf(f, ",%llu,%s", (unsigned long long)r->o->seed,
+				p->chained ? "true" : "false");
 		if (counters)
 			counter_fields(f, p, replay);
 		if (report_is_threaded(r))

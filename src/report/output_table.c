@@ -128,8 +128,9 @@ static void header(FILE *f, const struct report *r, const struct widths *w)
  */
 static void replay_header(FILE *f, const struct report *r, const struct widths *w)
 {
-	fprintf(f, "copyperf %s: %s space, recorded call mixes replayed, seed %llu\n",
-		COPYPERF_VERSION, space(r), (unsigned long long)r->o->seed);
+	fprintf(f, "copyperf %s: %s space, recorded call mixes replayed, seed %llu%s\n",
+		COPYPERF_VERSION, space(r), (unsigned long long)r->o->seed,
+		r->o->chained ? ", each call waiting for the one before (--chain)" : "");
 	machine_line(f, r);
 	if (r->m->llc_used) {
 		char line[400];

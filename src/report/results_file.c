@@ -162,6 +162,7 @@ static int read_row(struct result_row *row, const struct json *e, double **store
 {
 	const struct json *samples = json_get_type(e, "samples", JSON_ARRAY);
 	const struct json *verified = json_get(e, "verified");
+	const struct json *chained = json_get(e, "chained");
 	const char *layout;
 	char where[160];
 
@@ -179,6 +180,12 @@ static int read_row(struct result_row *row, const struct json *e, double **store
 			 i + 1, layout);
 		return -1;
 	}
+	/* none in files from before --chain: their calls did not wait for each other */
+	if (row_is_replay(row) && chained && chained->type != JSON_TRUE && chained->type != JSON_FALSE) {
+		snprintf(why, whylen, "result %zu has a \"chained\" that is not true or false", i + 1);
+		return -1;
+	}
+	row->chained = row_is_replay(row) && chained && chained->type == JSON_TRUE;
 	if (!row->verified)
 		return 0;
 	row_where(row, where, sizeof(where));
@@ -230,6 +237,8 @@ static int point_order(const struct result_row *a, const struct result_row *b)
 		c = cmp_u64(a->working_set, b->working_set);
 	if (!c && row_is_replay(a))
 		c = (int)a->layout - (int)b->layout;
+	if (!c && row_is_replay(a))
+		c = (int)a->chained - (int)b->chained;
 	if (!c && row_is_replay(a))
 		c = strcmp(a->distribution, b->distribution);
 	return c;
@@ -377,6 +386,7 @@ int result_set_from_report(struct result_set *s, const struct report *r)
 						  .working_set_name = p->working_set_name,
 						  .working_set = p->working_set,
 						  .layout = p->layout,
+						  .chained = p->chained,
 						  .calls = p->calls,
 						  .threads = point_threads(p),
 						  .total = p->total,
@@ -399,6 +409,7 @@ bool row_same_place(const struct result_row *a, const struct result_row *b)
 	if (a->chunk != b->chunk || a->threads != b->threads || row_is_replay(a) != row_is_replay(b))
 		return false;
 	return !row_is_replay(a) || (a->working_set == b->working_set && a->layout == b->layout &&
+				     a->chained == b->chained &&
 				     !strcmp(a->distribution, b->distribution));
 }
 
@@ -414,7 +425,8 @@ void row_where(const struct result_row *r, char *buf, size_t len)
 	if (r->threads > 1)
 		snprintf(threads, sizeof(threads), ", %u threads", r->threads);
 	if (row_is_replay(r))
-		snprintf(buf, len, "%s %s%s", r->distribution, r->working_set_name, threads);
+		snprintf(buf, len, "%s %s%s%s", r->distribution, r->working_set_name,
+			 r->chained ? " chained" : "", threads);
 	else
 		snprintf(buf, len, "chunk %llu%s", (unsigned long long)r->chunk, threads);
 }
@@ -472,6 +484,14 @@ bool result_set_is_replay(const struct result_set *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (row_is_replay(&s->rows[i]))
+			return true;
+	return false;
+}
+
+bool result_set_is_chained(const struct result_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->rows[i].chained)
 			return true;
 	return false;
 }

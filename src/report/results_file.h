@@ -25,6 +25,7 @@ struct result_row {
 	const char *working_set_name; /* l1, l2, llc, cold, stream, or the size as given */
 	uint64_t working_set;         /* bytes */
 	enum call_layout layout;      /* spread in files from before streams */
+	bool chained;                 /* each call waited for the one before (--chain) */
 	uint64_t calls;               /* per measurement */
 	unsigned threads;        /* copying at once (-j); 1 in files from before -j */
 	uint64_t total;          /* bytes copied per measurement, by all threads */
@@ -114,6 +115,8 @@ size_t result_set_thread_counts(const struct result_set *s, unsigned *out, size_
 
 /* True when s holds replay rows (after result_kinds_add, all its rows are). */
 bool result_set_is_replay(const struct result_set *s);
+/* True when s holds rows of chained calls (--chain): a run's rows all are, or none. */
+bool result_set_is_chained(const struct result_set *s);
 /* True when s's rows are all a program's runs (copyperf program): times per run, not per call. */
 bool result_set_is_program(const struct result_set *s);
 
@@ -122,7 +125,7 @@ bool row_same_routine(const struct result_row *a, const struct result_row *b);
 
 /*
  * Measured at the same place: the same chunk, or the same mix and working set
- * (in bytes, and spread or a stream), on as many threads.
+ * (in bytes, and spread or a stream, chained or not), on as many threads.
  */
 bool row_same_place(const struct result_row *a, const struct result_row *b);
 

@@ -52,7 +52,11 @@ else
 r = json.load(open(sys.argv[1]))["results"]
 assert r and all(x["verified"] is True for x in r)' "$out" 2>/dev/null
 	}
-	csv_verified() { [ "$(grep -c ',true' "$out")" -eq 4 ] && ! grep -q ',false' "$out"; }
+	csv_verified() {
+		python3 -c 'import csv, sys
+r = list(csv.DictReader(open(sys.argv[1])))
+assert len(r) == 4 and all(x["verified"] == "true" for x in r)' "$out" 2>/dev/null
+	}
 	svg_written() { grep -q '</svg>' "$out"; }
 
 	each_failure "a sweep to JSON" json_verified "$tmp/af/out.json" \

@@ -452,6 +452,36 @@ st=$?
 	grep -Eq 'broken-at-37 +memcpy_7 +stream .* yes$' "$tmp/b37" &&
 	grep -q 'broken-at-37 FAILED on memcpy_3, working set stream' "$tmp/b37err" && ok ||
 	bad "broken-at-37 in a stream: exit $st, $(cat "$tmp/b37" "$tmp/b37err")"
+# --chain: each call waits for the one before. Every point verified and marked chained in the
+# JSON, the table's first line says so, compare keeps chained and independent points apart, plot
+# labels them, and a routine wrong only at 37 B is caught in chained calls too.
+"$cp" -q -d memcpy_3,memmove_7 -w 8K,stream --chain -n 2 -t 1M -r memcpy,memmove,copyperf_memmove \
+	-f json -o "$tmp/chain.json" 2>"$tmp/err" || bad "--chain: exit $?, $(cat "$tmp/err")"
+python3 - "$tmp/chain.json" <<'PY' && ok || bad "--chain: the JSON"
+import json, sys
+res = json.load(open(sys.argv[1]))["results"]
+assert len(res) == 10, len(res)
+assert all(r["chained"] is True and r["verified"] for r in res), res
+assert {r["layout"] for r in res} == {"spread", "stream"}, res
+PY
+"$cp" -q -d memcpy_3 -w 8K -n 2 -t 1M -r memcpy,memmove,copyperf_memmove -f json -o "$tmp/free.json" \
+	2>"$tmp/err" || bad "-d memcpy_3 -w 8K: exit $?, $(cat "$tmp/err")"
+"$cp" compare "$tmp/free.json" "$tmp/chain.json" >"$tmp/cmp" 2>"$tmp/err" &&
+	grep -q '^B: .*seed 2008, calls chained, 2 repeats$' "$tmp/cmp" &&
+	grep -q '^points only in A: 3, only in B: 10 (not compared)$' "$tmp/cmp" && ok ||
+	bad "compare of independent and chained calls: $(cat "$tmp/cmp" "$tmp/err")"
+"$cp" plot -o "$tmp/chain.svg" "$tmp/chain.json" "$tmp/free.json" 2>"$tmp/err" &&
+	grep -q 'memcpy_3 8K chained' "$tmp/chain.svg" && grep -q 'memcpy_3 8K<' "$tmp/chain.svg" && ok ||
+	bad "plot of independent and chained calls: $(cat "$tmp/err")"
+"$cp" -q -d memcpy_3 -w 8K --chain -n 1 -t 1M -r memcpy >"$tmp/ct" 2>"$tmp/err" &&
+	head -1 "$tmp/ct" | grep -q 'recorded call mixes replayed, seed 2008, each call waiting for the one before (--chain)$' &&
+	grep -Eq '^memcpy +memcpy_3 +8K +8192 .* yes$' "$tmp/ct" && ok || bad "--chain: the table: $(cat "$tmp/ct" "$tmp/err")"
+COPYPERF_LLC=1M "$broken" -q -d memcpy_3 -w 8K,stream --chain -r memcpy,broken-at-37 -n 1 -t 1M \
+	>"$tmp/b37" 2>"$tmp/b37err"
+st=$?
+[ "$st" -eq 1 ] && [ "$(grep -Ec 'broken-at-37 +memcpy_3 +(8K|stream) .*FAILED: .*size 37, .*wrong byte at \+20' "$tmp/b37")" -eq 2 ] &&
+	ok || bad "broken-at-37 in chained calls: exit $st, $(cat "$tmp/b37" "$tmp/b37err")"
+usage_error "chain without -d" "--chain: only with --distribution (it chains a replay's calls" --chain
 # A copy of nothing at 100 B, where every 100 B call's destination already holds its bytes
 # (each starts where a correct 200 B call copied the same source): caught, not 2x faster.
 printf '100:1,200:1\n0:1\n64:1\n' >"$tmp/same.csv"

@@ -4,7 +4,8 @@
  * asked for, inside their sides, memmove's overlaps as often as recorded, the
  * same calls from the same seed and others from another, and no order a
  * branch predictor could learn.  A stream's calls one after another through
- * its sides, to the span's end, as aligned and as overlapping as drawn.
+ * its sides, to the span's end, as aligned and as overlapping as drawn.  A
+ * chained pass's calls each take the byte read back from the one before.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -330,6 +331,56 @@ static void test_stream_seed_repeats(void **state)
 }
 
 /* A stream has no walk from calls of 0 bytes, nor from calls too small to end it in time. */
+/* What a chained pass's calls were given: the source of each, from the arena's base. */
+static unsigned char *chain_base;
+static size_t chain_calls, chain_sources[64];
+
+static void *chain_copy(void *dst, const void *src, size_t n)
+{
+	if (chain_calls < 64)
+		chain_sources[chain_calls] = (size_t)((const unsigned char *)src - chain_base);
+	chain_calls++;
+	memcpy(dst, src, n);
+	return dst;
+}
+
+/*
+ * Each call of a chained pass reads back the last byte the call before it
+ * copied (the byte before its destination, for a call of 0 bytes) and adds
+ * it, times zero, to its own source: with every bit of zero set, the source
+ * each call is given shows which byte that was. The pass's first call takes
+ * the byte it is given, and the pass returns the last one read.
+ */
+static void test_chained_pass(void **state)
+{
+	struct call calls[] = { { 4096, 8192, 3 }, { 4200, 8300, 0 }, { 4300, 8400, 5 } };
+	struct call_list l = { .calls = calls, .n = 3 };
+	unsigned char *arena = calloc(1, 12288), last;
+
+	(void)state;
+	assert_non_null(arena);
+	for (size_t k = 4096; k < 8192; k++)
+		arena[k] = (unsigned char)(k * 7 + 1);
+	arena[8299] = 40; /* the byte before the 0-byte call's destination */
+	chain_base = arena;
+	chain_calls = 0;
+	last = call_list_pass_chained(arena, &l, chain_copy, ~(size_t)0, 9);
+	assert_int_equal(chain_calls, 3);
+	assert_int_equal(chain_sources[0], 4096 + 9);
+	/* the first call copied arena[4105..4107] to 8192..8194: its last byte, 8194's */
+	assert_int_equal(chain_sources[1], 4200 + arena[8194]);
+	assert_int_equal(arena[8194], (unsigned char)(4107 * 7 + 1));
+	assert_int_equal(chain_sources[2], 4300 + 40);
+	assert_int_equal(last, arena[8404]);
+	/* with zero 0, the sources are the list's own */
+	chain_calls = 0;
+	call_list_pass_chained(arena, &l, chain_copy, 0, 9);
+	assert_int_equal(chain_sources[0], 4096);
+	assert_int_equal(chain_sources[1], 4200);
+	assert_int_equal(chain_sources[2], 4300);
+	free(arena);
+}
+
 static void test_stream_refused(void **state)
 {
 	static const uint64_t zero[] = { 0 }, one[] = { 1 };
@@ -366,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_stream_memmove),
 		cmocka_unit_test(test_stream_seed_repeats),
 		cmocka_unit_test(test_stream_refused),
+		cmocka_unit_test(test_chained_pass),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

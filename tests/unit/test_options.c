@@ -134,6 +134,7 @@ static void test_bad_inputs(void **state)
 		{ { "-dfleet", "-w", "stream,stream" }, "--working-set", "'stream' is given twice" },
 		{ { "-dfleet", "-wstream", "--kernel" }, "--working-set stream", "not with --kernel" },
 		{ { "-w", "stream" }, "--working-set", "only with --distribution" },
+		{ { "--chain" }, "--chain", "only with --distribution" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -206,6 +206,52 @@ static void test_layout_read(void **state)
 	result_set_free(&s);
 }
 
+/*
+ * Chained calls (--chain) and independent ones at the same working set are
+ * two points: written, read back and found apart, the chained one labelled
+ * so; a file from before --chain has none chained, and a "chained" that is
+ * not true or false is refused, named.
+ */
+static void test_chained_read(void **state)
+{
+	static char *names[] = { "l1", "l1" };
+	static const uint64_t same[] = { 32768, 32768 };
+	struct replay_fixture x;
+	struct result_set s, from_run;
+	char why[512], where[64];
+
+	(void)state;
+	replay_fixture(&x, 2, distributions, names, same);
+	x.p[1].chained = true;
+	if (write_and_read(&x, &s, why, sizeof(why)))
+		fail_msg("%s", why);
+	assert_false(s.rows[0].chained);
+	assert_true(s.rows[1].chained);
+	assert_true(result_set_is_chained(&s));
+	assert_false(row_same_place(&s.rows[0], &s.rows[1]));
+	assert_ptr_equal(result_set_find(&s, &s.rows[1]), &s.rows[1]);
+	row_where(&s.rows[1], where, sizeof(where));
+	assert_string_equal(where, "memcpy_fleet l1 chained");
+	assert_int_equal(result_set_from_report(&from_run, &x.r), 0);
+	assert_true(from_run.rows[1].chained);
+	assert_ptr_equal(result_set_find(&s, &from_run.rows[1]), &s.rows[1]);
+	assert_ptr_equal(result_set_find(&s, &from_run.rows[0]), &s.rows[0]);
+	result_set_free(&from_run);
+	result_set_free(&s);
+	if (read_text(LAYOUT_FILE("", ",\"chained\":true"), &s, why, sizeof(why)))
+		fail_msg("%s", why);
+	assert_false(s.rows[0].chained);
+	assert_true(s.rows[1].chained);
+	assert_false(row_same_place(&s.rows[0], &s.rows[1]));
+	result_set_free(&s);
+	if (read_text(LAYOUT_FILE(",\"chained\":false", ""), &s, why, sizeof(why)) == 0)
+		fail_msg("a point given twice, chained false and absent, was read");
+	result_set_free(&s);
+	assert_int_equal(read_text(LAYOUT_FILE("", ",\"chained\":1"), &s, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "result 2 has a \"chained\" that is not true or false"));
+	result_set_free(&s);
+}
+
 /* A chunk row never matches a replay row, even with its chunk 0. */
 static void test_kinds_never_match(void **state)
 {
@@ -296,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_point_twice),
 		cmocka_unit_test(test_stream_and_spread_of_equal_bytes),
 		cmocka_unit_test(test_layout_read),
+		cmocka_unit_test(test_chained_read),
 		cmocka_unit_test(test_from_report),
 		cmocka_unit_test(test_kinds_never_match),
 		cmocka_unit_test(test_pool_scales_to_the_calls),

@@ -110,6 +110,27 @@ static inline void call_list_pass(unsigned char *base, const struct call_list *l
 		fn(base + c->dst, base + c->src, c->size);
 }
 
+/*
+ * The same, each call waiting for the one before, as a decoder reads back
+ * what it has just copied before it knows what to copy next: the previous
+ * call's last byte is read back and added, times zero, to the call's source
+ * address. The caller passes 0 as zero where the compiler cannot see it is
+ * 0, so that the read cannot be left out; last is the byte the pass starts
+ * from, and the one it ends with is returned for the next pass. A call of 0
+ * bytes has no last byte: the byte before its destination (a canary page or
+ * a side's earlier byte) is read instead.
+ */
+static inline unsigned char call_list_pass_chained(unsigned char *base, const struct call_list *l,
+						   void *(*fn)(void *, const void *, size_t),
+						   size_t zero, unsigned char last)
+{
+	for (const struct call *c = l->calls, *end = c + l->n; c < end; c++) {
+		fn(base + c->dst, base + c->src + (last & zero), c->size);
+		last = base[(size_t)c->dst + c->size - 1];
+	}
+	return last;
+}
+
 /* Whether n bytes at offset a and n bytes at offset b share a byte. */
 static inline bool call_ranges_overlap(uint64_t a, uint64_t b, uint64_t n)
 {

@@ -50,6 +50,7 @@ struct measure_params {
 	char *const *working_sets; /* the -w words */
 	size_t n_working_sets;
 	uint64_t seed; /* draws the call lists */
+	bool chained;  /* each call waits for the last byte of the one before (--chain) */
 
 	/* Placement. */
 	const unsigned *threads; /* thread counts, 0 standing for all; NULL: one thread */

@@ -41,6 +41,7 @@ int replay_open(struct replay *rp, const struct call_list *l, const struct measu
 	memset(rp, 0, sizeof(*rp));
 	rp->l = l;
 	rp->pages = params->pages;
+	rp->chained = params->chained;
 	/* the arena's pages are the ones measured; expect is only compared with them */
 	if (!(rp->arena = pages_map(l->arena, params, 0, u, "--distribution", err, errlen)))
 		return replay_close(rp), -1;
@@ -66,13 +67,20 @@ void replay_close(struct replay *rp)
 	memset(rp, 0, sizeof(*rp));
 }
 
+/* 0, read where the compiler cannot know it: what chains the calls adds nothing to an address. */
+static volatile size_t chain_zero;
+
 TIMED_LOOP bool replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t passes)
 {
+	size_t zero = chain_zero;
 	uint64_t p;
 
 	__asm__ volatile("" : "+r"(fn)); /* the compiler may not see which function this is */
 	for (p = 0; p < passes && !interrupt_signal(); p++)
-		call_list_pass(rp->arena, rp->l, fn);
+		if (rp->chained)
+			rp->last = call_list_pass_chained(rp->arena, rp->l, fn, zero, rp->last);
+		else
+			call_list_pass(rp->arena, rp->l, fn);
 	rp->arena_passes += p;
 	return p == passes;
 }

@@ -20,6 +20,8 @@ struct replay {
 	unsigned char *before, *source; /* one call's surroundings and source, before it runs */
 	uint64_t arena_passes, expect_passes;
 	enum page_mode pages;
+	bool chained;         /* each call waits for the one before (call_list_pass_chained) */
+	unsigned char last;   /* the last byte a chained pass read back */
 };
 
 /*
@@ -31,7 +33,8 @@ int replay_open(struct replay *rp, const struct call_list *l,
 void replay_close(struct replay *rp);
 
 /*
- * Makes every call of the list, passes times over, with fn; false when a
+ * Makes every call of the list, passes times over, with fn, each call waiting
+ * for the one before where params asked for chained calls; false when a
  * signal (interrupt.h) stopped it first, at the end of a pass.
  */
 bool replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t passes);

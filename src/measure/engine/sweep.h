@@ -77,6 +77,7 @@ struct point_result {
 	 * points, since one walks memory in order and the other at random
 	 */
 	enum call_layout layout;
+	bool chained;                 /* each call waited for the one before (--chain) */
 	uint64_t calls;               /* calls per measurement, all threads' (total: their bytes) */
 	struct counter_values counters; /* summed over the repeats; none if .measurements is 0 */
 };
