@@ -2,17 +2,24 @@
 /*
  * --record: what the program's own calls predict.
  *  1. One more run under the shim, untimed, with COPYPERF_RECORD: the shim
- *     writes the memcpy family's calls to MIX.memcpy and memmove's to
- *     MIX.memmove.
+ *     writes each process's memcpy family's calls to MIX.PID.memcpy and its
+ *     memmove's to MIX.PID.memmove, and the processes' mixes of each kind
+ *     are merged into one (mix_merge.h): a command that is a script, or a
+ *     server and its client, copies in all of them.
  *  2. Each mix replayed by this copyperf (`-d MIX.memcpy -r memcpy,
  *     copyperf_memcpy`, memmove's on memmove and copyperf_memmove) at the
- *     working sets of prediction_sets, as JSON read back; both replays size
- *     them from the last level this process found (llc_probe_hand_down).
- *  3. Per kind and working set, the C library's median time per call over
- *     copyperf's: the micro-benchmark's prediction, beside the program's own.
+ *     working sets of prediction_sets, as JSON read back; then again with
+ *     --chain, each call waiting for the one before. Every replay sizes the
+ *     sets from the last level this process found (llc_probe_hand_down).
+ *  3. Per kind, working set and way of calling, the C library's median time
+ *     per call over copyperf's: the micro-benchmark's prediction, beside the
+ *     program's own. Calls that overlap (their throughput) and calls that
+ *     wait (their latency) bound what a program sees: a decoder's next copy
+ *     waits for what the last one copied, a serializer's does not.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "measure/call_mixes/distribution.h"
+#include "measure/call_mixes/mix_merge.h"
 #include "measure/call_mixes/workloads.h"
 #include "measure/hardware/llc_probe.h"
 #include "program.h"
@@ -61,22 +69,6 @@ static int run_self(char **args)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* The count in a mix's "# calls N" line, or 0. */
-static unsigned long long calls_in(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[256];
-	unsigned long long n = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "# calls %llu", &n) == 1)
-			break;
-	fclose(f);
-	return n;
-}
-
 static double median_time(const struct result_set *s, const char *routine, const char *set)
 {
 	for (size_t i = 0; i < s->n; i++) {
@@ -111,16 +103,65 @@ static void distinct_sets(char *sets, size_t len)
 	}
 }
 
-/* Step 2 and 3 for one kind.  Returns 0, or -1 with r->prediction_note saying why. */
-static int replay(const struct program_params *p, struct prediction *d, const char *mix,
-		  char *sets, struct program_result *r)
+/*
+ * Steps 2 and 3 for one kind, one way of calling: ratios[k] for
+ * prediction_sets[k].  Returns 0, or -1 with r->prediction_note saying why.
+ */
+static int replay_ratios(const struct program_params *p, const char *kind, const char *mix,
+			 char *sets, bool chained, double *ratios, struct program_result *r)
 {
 	char json[4096], routines[64], ours[32], why[160];
 	char *args[] = { "copyperf", "-d", (char *)mix, "-r", routines, "-w", sets, "-n", "5",
-			 "-f", "json", "-o", json, "-q", NULL };
-	struct distribution dist;
+			 "-f", "json", "-o", json, "-q", chained ? "--chain" : NULL, NULL };
 	struct result_set set;
 	int status;
+
+	snprintf(ours, sizeof(ours), "copyperf_%s", kind);
+	snprintf(routines, sizeof(routines), "%s,%s", kind, ours);
+	snprintf(json, sizeof(json), "%s/replay-%s.json", p->tmp_dir, kind);
+	if (!p->quiet)
+		fprintf(stderr, "\rcopyperf program: replaying the recorded %s calls%s   ", kind,
+			chained ? ", chained" : "");
+	status = run_self(args);
+	if (!p->quiet)
+		fprintf(stderr, "\r%60s\r", "");
+	if (status != 0) {
+		snprintf(r->prediction_note, sizeof(r->prediction_note),
+			 "the replay of %s (copyperf -d%s) exited with status %d", mix,
+			 chained ? " --chain" : "", status);
+		return -1;
+	}
+	if (result_set_read(&set, json, why, sizeof(why))) {
+		snprintf(r->prediction_note, sizeof(r->prediction_note), "%s", why);
+		return -1;
+	}
+	for (int k = 0; k < PREDICTION_SETS; k++)
+		ratios[k] = median_time(&set, kind, prediction_sets[k]) /
+			    median_time(&set, ours, prediction_sets[k]);
+	result_set_free(&set);
+	unlink(json);
+	return 0;
+}
+
+/* -w's list sets without its stream, into out. */
+static void without_stream(const char *sets, char *out, size_t len)
+{
+	char copy[64], *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", sets);
+	*out = '\0';
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		if (!working_set_is_stream(w))
+			snprintf(out + strlen(out), len - strlen(out), "%s%s", *out ? "," : "", w);
+}
+
+/* Steps 2 and 3 for one kind.  Returns 0, or -1 with r->prediction_note saying why. */
+static int replay(const struct program_params *p, struct prediction *d, const char *mix,
+		  const char *sets, struct program_result *r)
+{
+	char why[160], own_sets[64];
+	struct distribution dist;
+	bool streams;
 
 	if (distribution_read(&dist, mix, mix, why, sizeof(why))) {
 		snprintf(r->prediction_note, sizeof(r->prediction_note), "%s", why);
@@ -131,31 +172,45 @@ static int replay(const struct program_params *p, struct prediction *d, const ch
 	for (size_t i = 0; i < dist.n_sizes; i++)
 		if (dist.sizes[i].value <= 128)
 			d->small_share += dist.sizes[i].p;
+	streams = call_list_stream_fits(&dist, working_set_bytes("stream", why, sizeof(why)));
 	distribution_free(&dist);
-	d->calls = calls_in(mix);
-	snprintf(ours, sizeof(ours), "copyperf_%s", d->kind);
-	snprintf(routines, sizeof(routines), "%s,%s", d->kind, ours);
-	snprintf(json, sizeof(json), "%s/replay-%s.json", p->tmp_dir, d->kind);
-	if (!p->quiet)
-		fprintf(stderr, "\rcopyperf program: replaying the recorded %s calls   ", d->kind);
-	status = run_self(args);
-	if (!p->quiet)
-		fprintf(stderr, "\r%60s\r", "");
-	if (status != 0) {
-		snprintf(r->prediction_note, sizeof(r->prediction_note),
-			 "the replay of %s (copyperf -d) exited with status %d", mix, status);
+	d->calls = mix_calls(mix);
+	/* calls too small to walk a stream (a mix of mostly empty copies) are left out there, '-' */
+	if (streams)
+		snprintf(own_sets, sizeof(own_sets), "%s", sets);
+	else
+		without_stream(sets, own_sets, sizeof(own_sets));
+	if (replay_ratios(p, d->kind, mix, own_sets, false, d->ratio, r))
 		return -1;
+	return replay_ratios(p, d->kind, mix, own_sets, true, d->chained, r);
+}
+
+/*
+ * Merges the processes' recordings of kind into the one mix at out, removing
+ * them.  Returns how many processes recorded calls of that kind: 0 for none
+ * (and on an error, with r->prediction_note saying why).
+ */
+static size_t merge_processes(const struct program_params *p, const char *kind, const char *out,
+			      struct program_result *r)
+{
+	char pattern[4200], why[4000];
+	unsigned long long calls;
+	glob_t g;
+	size_t n = 0;
+
+	snprintf(pattern, sizeof(pattern), "%s/mix.*.%s", p->tmp_dir, kind);
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		n = g.gl_pathc;
+		if (mix_merge((const char *const *)g.gl_pathv, n, out, &calls, why, sizeof(why))) {
+			snprintf(r->prediction_note, sizeof(r->prediction_note),
+				 "the recorded %s calls: %s", kind, why);
+			n = 0;
+		}
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			unlink(g.gl_pathv[i]);
 	}
-	if (result_set_read(&set, json, why, sizeof(why))) {
-		snprintf(r->prediction_note, sizeof(r->prediction_note), "%s", why);
-		return -1;
-	}
-	for (int k = 0; k < PREDICTION_SETS; k++)
-		d->ratio[k] = median_time(&set, d->kind, prediction_sets[k]) /
-			      median_time(&set, ours, prediction_sets[k]);
-	result_set_free(&set);
-	unlink(json);
-	return 0;
+	globfree(&g);
+	return n;
 }
 
 void program_predict(const struct program_params *p, struct program_result *r)
@@ -165,7 +220,7 @@ void program_predict(const struct program_params *p, struct program_result *r)
 	struct run_time t;
 	bool handed;
 
-	snprintf(record_to, sizeof(record_to), "%s/mix", p->tmp_dir);
+	snprintf(record_to, sizeof(record_to), "%s/mix.%%p", p->tmp_dir);
 	snprintf(err, sizeof(err), "%s/record.err", p->tmp_dir);
 	if (!p->quiet)
 		fprintf(stderr, "\rcopyperf program: recording the calls   ");
@@ -186,11 +241,11 @@ void program_predict(const struct program_params *p, struct program_result *r)
 		struct prediction *d = &r->predicted[r->n_predicted];
 		char mix[4200];
 
-		snprintf(mix, sizeof(mix), "%s.%s", record_to, kinds[i]);
-		if (access(mix, R_OK))
-			continue;
+		snprintf(mix, sizeof(mix), "%s/all.%s", p->tmp_dir, kinds[i]);
 		memset(d, 0, sizeof(*d));
 		d->kind = kinds[i];
+		if ((d->processes = merge_processes(p, kinds[i], mix, r)) == 0)
+			continue;
 		if (replay(p, d, mix, sets, r) == 0)
 			r->n_predicted++;
 		unlink(mix);

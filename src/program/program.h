@@ -58,9 +58,11 @@ extern const char *const prediction_sets[PREDICTION_SETS];
 struct prediction {
 	const char *kind;          /* "memcpy" or "memmove" */
 	unsigned long long calls;  /* recorded calls, 0 when not said */
+	size_t processes;          /* that recorded them: the command's, and those it started */
 	double mean_size;
 	double small_share;        /* of calls at most 128 bytes */
 	double ratio[PREDICTION_SETS]; /* the C library's time over copyperf's; NaN if none */
+	double chained[PREDICTION_SETS]; /* the same, each call waiting for the one before */
 };
 
 /* The share of the command's samples in the copy routines, per side (--counters). */

@@ -41,6 +41,30 @@ void program_command_text(const struct program_params *p, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", p->argv[i]);
 }
 
+/* A replay's ratios at the prediction sets, after its title; '-' for a level the size of another. */
+static void predicted_line(FILE *f, const char *title, const double *ratios)
+{
+	fputs(title, f);
+	for (int k = 0; k < PREDICTION_SETS; k++) {
+		if (isnan(ratios[k]))
+			fprintf(f, " %s -", prediction_sets[k]);
+		else
+			fprintf(f, " %s %.3fx", prediction_sets[k], ratios[k]);
+		fputs(k + 1 < PREDICTION_SETS ? "," : "\n", f);
+	}
+}
+
+/* The same as a JSON member: "name":{"l1":RATIO,...}, null for a level left out. */
+static void predicted_object(FILE *f, const char *name, const double *ratios)
+{
+	fprintf(f, ",\"%s\":{", name);
+	for (int k = 0; k < PREDICTION_SETS; k++) {
+		fprintf(f, "%s\"%s\":", k ? "," : "", prediction_sets[k]);
+		json_number(f, ratios[k]);
+	}
+	fputc('}', f);
+}
+
 static void table(FILE *f, const struct program_params *p, const struct program_result *r)
 {
 	char command[4096];
@@ -93,16 +117,12 @@ static void table(FILE *f, const struct program_params *p, const struct program_
 		for (size_t i = 0; i < r->n_predicted; i++) {
 			const struct prediction *d = &r->predicted[i];
 
-			fprintf(f, "recorded %s calls: %llu, mean %.0f B, %.1f%% at most 128 B; replayed "
-				   "(copyperf -d, the C library's time over copyperf's):",
-				d->kind, d->calls, d->mean_size, 100 * d->small_share);
-			for (int k = 0; k < PREDICTION_SETS; k++) {
-				if (isnan(d->ratio[k])) /* a level the same size as another here */
-					fprintf(f, " %s -", prediction_sets[k]);
-				else
-					fprintf(f, " %s %.3fx", prediction_sets[k], d->ratio[k]);
-				fputs(k + 1 < PREDICTION_SETS ? "," : "\n", f);
-			}
+			fprintf(f, "recorded %s calls: %llu in %zu process%s, mean %.0f B, %.1f%% at most "
+				   "128 B; replayed (copyperf -d, the C library's time over copyperf's):\n",
+				d->kind, d->calls, d->processes, d->processes == 1 ? "" : "es",
+				d->mean_size, 100 * d->small_share);
+			predicted_line(f, "  calls independent:", d->ratio);
+			predicted_line(f, "  each waiting for the one before (--chain):", d->chained);
 		}
 	}
 	if (p->counters) {
@@ -228,17 +248,14 @@ static void json(FILE *f, const struct program_params *p, const struct program_r
 		for (size_t i = 0; i < r->n_predicted; i++) {
 			const struct prediction *d = &r->predicted[i];
 
-			fprintf(f, "%s{\"kind\":\"%s\",\"calls\":%llu,\"mean_size\":", i ? "," : "", d->kind,
-				d->calls);
+			fprintf(f, "%s{\"kind\":\"%s\",\"calls\":%llu,\"processes\":%zu,\"mean_size\":",
+				i ? "," : "", d->kind, d->calls, d->processes);
 			json_number(f, d->mean_size);
 			fputs(",\"at_most_128\":", f);
 			json_number(f, d->small_share);
-			fputs(",\"predicted_ratio\":{", f);
-			for (int k = 0; k < PREDICTION_SETS; k++) {
-				fprintf(f, "%s\"%s\":", k ? "," : "", prediction_sets[k]);
-				json_number(f, d->ratio[k]);
-			}
-			fputs("}}", f);
+			predicted_object(f, "predicted_ratio", d->ratio);
+			predicted_object(f, "predicted_ratio_chained", d->chained);
+			fputc('}', f);
 		}
 		fputc(']', f);
 		if (*r->prediction_note) {

@@ -3,6 +3,8 @@
  * What `copyperf program` is tested on:
  *   copier copy N    N rounds of memcpy and memmove calls of every size 1..4096
  *                    through a buffer; prints a checksum of each call's last byte
+ *   copier empty     100000 memcpy and memmove calls of 0 bytes, then one of 1 byte
+ *                    each: calls too small on average to walk a stream
  *   copier none      makes no copy; prints one line
  *   copier exit N    prints a line on standard error and exits with status N
  *   copier env       prints whether LD_PRELOAD is set, so the two sides' outputs differ
@@ -36,6 +38,18 @@ int main(int argc, char **argv)
 		printf("%lu\n", sum);
 		return 0;
 	}
+	if (argc == 2 && !strcmp(argv[1], "empty")) {
+		static unsigned char a[64], b[64];
+
+		for (int i = 0; i < 100000; i++) {
+			copy(b, a, 0);
+			move(b + 1, b, 0);
+		}
+		copy(b, a + 1, 1);
+		move(b + 1, b, 1);
+		printf("%u\n", b[1]);
+		return 0;
+	}
 	if (argc == 2 && !strcmp(argv[1], "none")) {
 		puts("no copies");
 		return 0;
@@ -48,6 +62,6 @@ int main(int argc, char **argv)
 		printf("LD_PRELOAD %s\n", getenv("LD_PRELOAD") ? "set" : "unset");
 		return 0;
 	}
-	fputs("usage: copier copy N | none | exit N | env\n", stderr);
+	fputs("usage: copier copy N | empty | none | exit N | env\n", stderr);
 	return 2;
 }

@@ -210,14 +210,36 @@ export COPYPERF_LLC=4M,4M
 if prog -q -n 1 --record -f json -o "$tmp/r.json" -- "$copier" copy 2 2>"$tmp/err" &&
 	[ "$(json "$tmp/r.json" 'sorted(x["kind"] for x in d["program"]["recorded"])')" = "['memcpy', 'memmove']" ] &&
 	[ "$(json "$tmp/r.json" 'all(x["calls"] >= 2 * 4096 for x in d["program"]["recorded"])')" = True ] &&
-	[ "$(json "$tmp/r.json" 'all(list(x["predicted_ratio"]) == ["l1", "l2", "llc", "stream", "cold"] for x in d["program"]["recorded"])')" = True ] &&
-	[ "$(json "$tmp/r.json" 'all(math.isfinite(v) and v > 0 for x in d["program"]["recorded"] for v in x["predicted_ratio"].values())')" = True ]; then
-	ok "--record: memcpy's and memmove's calls replayed apart"
+	[ "$(json "$tmp/r.json" 'all(list(x[k]) == ["l1", "l2", "llc", "stream", "cold"] for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained"))')" = True ] &&
+	[ "$(json "$tmp/r.json" 'all(math.isfinite(v) and v > 0 for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained") for v in x[k].values())')" = True ]; then
+	ok "--record: memcpy's and memmove's calls replayed apart, independent and chained"
 else
 	bad "--record: $(cat "$tmp/r.json" "$tmp/err" | head -c 2000)"
 fi
+# A command of several processes records in each: the prediction replays all their calls, the
+# mixes of one process and of the next merged (one copy round, then two: three rounds' calls).
+one=$(json "$tmp/r.json" '[x["calls"] for x in d["program"]["recorded"] if x["kind"] == "memcpy"][0] // 2')
+if prog -q -n 1 --record -f json -o "$tmp/r3.json" -- sh -c '"$1" copy 1; "$1" copy 2' sh "$copier" 2>"$tmp/err" &&
+	[ "$(json "$tmp/r3.json" 'all(x["processes"] >= 2 for x in d["program"]["recorded"])')" = True ] &&
+	[ "$(json "$tmp/r3.json" "[x['calls'] >= 3 * $one for x in d['program']['recorded'] if x['kind'] == 'memcpy']")" = "[True]" ]; then
+	ok "--record: every process's calls, merged"
+else
+	bad "--record of several processes: $(cat "$tmp/r3.json" "$tmp/err" | head -c 2000)"
+fi
+# Calls too small on average to walk a stream (mostly 0 bytes): the stream left out, null, the
+# other working sets replayed.
+if prog -q -n 1 --record -f json -o "$tmp/r4.json" -- "$copier" empty 2>"$tmp/err" &&
+	[ "$(json "$tmp/r4.json" 'sorted(x["kind"] for x in d["program"]["recorded"])')" = "['memcpy', 'memmove']" ] &&
+	[ "$(json "$tmp/r4.json" '[x[k]["stream"] for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained")]')" = "[None, None, None, None]" ] &&
+	[ "$(json "$tmp/r4.json" 'all(math.isfinite(v) for x in d["program"]["recorded"] for r in ("predicted_ratio", "predicted_ratio_chained") for k, v in x[r].items() if k != "stream")')" = True ]; then
+	ok "--record: a mix too small to stream, left out there"
+else
+	bad "--record of mostly empty copies: $(cat "$tmp/r4.json" "$tmp/err" | head -c 2000)"
+fi
 if prog -q -n 1 --record -- "$copier" copy 1 >"$tmp/t" 2>"$tmp/err" &&
-	grep -q '^recorded memcpy calls: [0-9]*, mean [0-9]* B, .*; replayed .* l1 [0-9.]*x, l2 [0-9.]*x, llc [0-9.]*x, stream [0-9.]*x, cold [0-9.]*x$' "$tmp/t"; then
+	grep -q '^recorded memcpy calls: [0-9]* in 1 process, mean [0-9]* B, .*; replayed .*:$' "$tmp/t" &&
+	grep -q '^  calls independent: l1 [0-9.]*x, l2 [0-9.]*x, llc [0-9.]*x, stream [0-9.]*x, cold [0-9.]*x$' "$tmp/t" &&
+	grep -q '^  each waiting for the one before (--chain): l1 [0-9.]*x, l2 [0-9.]*x, llc [0-9.]*x, stream [0-9.]*x, cold [0-9.]*x$' "$tmp/t"; then
 	ok "--record: the prediction in the table"
 else
 	bad "--record, table: $(cat "$tmp/t" "$tmp/err")"
@@ -226,8 +248,8 @@ fi
 l2=$(getconf LEVEL2_CACHE_SIZE 2>/dev/null || echo 0)
 if [ "${l2:-0}" -gt 0 ]; then
 	if COPYPERF_LLC=$l2,4M prog -q -n 1 --record -f json -o "$tmp/r2.json" -- "$copier" copy 1 >"$tmp/t" 2>"$tmp/err" &&
-		[ "$(json "$tmp/r2.json" '[x["predicted_ratio"]["llc"] for x in d["program"]["recorded"]]')" = "[None, None]" ] &&
-		[ "$(json "$tmp/r2.json" 'all(math.isfinite(v) for x in d["program"]["recorded"] for k, v in x["predicted_ratio"].items() if k != "llc")')" = True ]; then
+		[ "$(json "$tmp/r2.json" '[x[k]["llc"] for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained")]')" = "[None, None, None, None]" ] &&
+		[ "$(json "$tmp/r2.json" 'all(math.isfinite(v) for x in d["program"]["recorded"] for r in ("predicted_ratio", "predicted_ratio_chained") for k, v in x[r].items() if k != "llc")')" = True ]; then
 		ok "--record: llc left out where it is the L2's size"
 	else
 		bad "--record, llc the L2's size: $(cat "$tmp/r2.json" "$tmp/err" | head -c 2000)"

@@ -197,7 +197,7 @@ int call_list_build_stream(struct call_list *l, const struct distribution *d,
 	 * span's end, and the list stops at the first that would pass it.
 	 */
 	want = (double)l->span / d->mean_size + 64;
-	if (want > CALL_LIST_STREAM_CALLS) {
+	if (!call_list_stream_fits(d, working_set)) {
 		snprintf(err, errlen, "%s: calls of %.1f bytes on average would take more than %u "
 			 "calls to walk %llu bytes as a stream", d->path, d->mean_size,
 			 CALL_LIST_STREAM_CALLS, (unsigned long long)l->span);

@@ -81,6 +81,17 @@ int call_list_build_stream(struct call_list *l, const struct distribution *d,
 /* The most calls a stream may take to walk its span. */
 #define CALL_LIST_STREAM_CALLS (1u << 25)
 
+/*
+ * Whether d's calls can walk a stream over working_set bytes: they copy more
+ * than 0 bytes on average, few enough calls reach the span's end.  Where
+ * not, call_list_build_stream refuses them.
+ */
+static inline bool call_list_stream_fits(const struct distribution *d, uint64_t working_set)
+{
+	return d->mean_size > 0 &&
+	       (double)(working_set / 2) / d->mean_size + 64 <= CALL_LIST_STREAM_CALLS;
+}
+
 void call_list_free(struct call_list *l);
 
 /*
