@@ -27,7 +27,8 @@
  *                 llc_probe() finds it (-w SIZE: dist-llc's working set instead),
  *                 dist-cold from memory (twice llc_memory_level()); dist-stream one
  *                 call after another through two walks of twice that level
- *                 (copyperf -w stream)
+ *                 (copyperf -w stream); dist-chain at L1 and L2, each call waiting
+ *                 for the one before (copyperf --chain)
  * Why several processes: where both copies tie, one process's ratio moves
  * from the next one's by more than a tie's margin (code, stack and buffers
  * land elsewhere each time), so a verdict taken from one process is a coin
@@ -264,6 +265,23 @@ static TIMED_LOOP double measure_dist(const struct contender *c, size_t row, con
 	(void)row;
 	call_list_pass(b->arena, b->calls, call);
 	return (now() - t0) / (double)b->calls->n;
+}
+
+/*
+ * The same, each call waiting for the last byte of the one before
+ * (call_list_pass_chained, as copyperf --chain replays them).
+ */
+static volatile size_t dist_chain_zero;
+
+static TIMED_LOOP double measure_dist_chained(const struct contender *c, size_t row,
+					      const struct buffers *b)
+{
+	copy_fn volatile call = c->fn;
+	double t0 = now();
+	unsigned char last = call_list_pass_chained(b->arena, b->calls, call, dist_chain_zero, 0);
+
+	(void)row;
+	return (now() - t0 + (double)(last & dist_chain_zero)) / (double)b->calls->n;
 }
 
 /*
@@ -549,6 +567,16 @@ static const struct table tables[] = {
 		   "two walks of twice the last level as memory; ns per call)",
 	  .measure = measure_dist, .report = report_rows, .mixes = "memmove", .wsets = { "stream" },
 	  .gm_target = 1.10, .max_rounds = FAR_ROUNDS },
+	{ .cases = "dist-chain",
+	  .title = "dist-chain: memcpy's call mixes, each call waiting for the one before (copyperf\n"
+		   "--chain: a decoder's copies), L1 and L2 working sets (ns per call)",
+	  .measure = measure_dist_chained, .report = report_rows, .mixes = "memcpy",
+	  .wsets = { "l1", "l2" } },
+	{ .cases = "dist-chain",
+	  .title = "dist-chain: memmove's call mixes, each call waiting for the one before (copyperf\n"
+		   "--chain: a decoder's copies), L1 and L2 working sets (ns per call)",
+	  .measure = measure_dist_chained, .report = report_rows, .mixes = "memmove",
+	  .wsets = { "l1", "l2" } },
 };
 enum { N_TABLES = sizeof(tables) / sizeof(tables[0]) };
 
@@ -664,7 +692,7 @@ static void warm_up(const struct table *t, const struct contender *who, unsigned
 		}
 		return;
 	}
-	if (t->measure != measure_dist) {
+	if (!t->mixes) {
 		n = written(t, size);
 		memset(b->dst, 0, n + (n + 64 <= t->buffer ? 64 : t->buffer - n));
 		t->measure(&who[c], size, b);
@@ -1263,7 +1291,7 @@ int main(int argc, char **argv)
 				want[t] = found = any = 1;
 		if (!found)
 			return usage_error(argv[i], "not a case (sweep, sweep-flush, sweep-cold, repeat, chain, l1, "
-						    "large, warm, threads, dist, dist-llc, dist-cold, dist-stream) or "
+						    "large, warm, threads, dist, dist-llc, dist-cold, dist-stream, dist-chain) or "
 						    "option (-r N, -p N, -c ROUTINE, -C ROUTINE, -w SIZE, -m)");
 	}
 	/* What each measuring process is told: the same, once each, and --raw. */

@@ -159,6 +159,17 @@ for kind in memcpy memmove; do
 		ok "dist-stream: the $kind target" || bad "dist-stream: no $kind target"
 done
 
+# The mixes chained (copyperf --chain), at L1 and L2: each mix and working set a row, no target.
+"$bench" -p 1 -r 3 dist-chain >"$out" 2>"$err"
+rc=$?
+if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist-chain: exit $rc"; else bad "dist-chain: exit $rc, $(cat "$err")"; fi
+for kind in memcpy memmove; do
+	n=$(grep -cE "^ +${kind}_([0-8]|fleet) l[12] +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x " "$out")
+	[ "$n" -eq 20 ] && ok "dist-chain: 20 $kind rows" || bad "dist-chain: $n $kind rows, not 20"
+	grep -qE "^  dist-chain $kind: none below 1.00x +(met|NOT MET)$" "$out" &&
+		ok "dist-chain: the $kind verdict" || bad "dist-chain: no $kind verdict"
+done
+
 "$bench" -p 1 -r 3 -c rep-movsb l1 >"$out" 2>"$err"
 rc=$?
 if [ $rc -le 1 ] && grep -q 'rep-movsb' "$out" && grep -q '^(3 rounds' "$out"; then
@@ -169,7 +180,7 @@ fi
 rows l1 5
 
 # A copy that is fast because it is wrong meets nothing: the run stops, naming it.
-for case in sweep sweep-flush sweep-cold repeat chain l1 large warm threads dist; do
+for case in sweep sweep-flush sweep-cold repeat chain l1 large warm threads dist dist-chain; do
 	"$broken" -p 1 -r 3 -c broken-short $case >"$out" 2>"$err"
 	rc=$?
 	if [ $rc -eq 1 ] && grep -q "^copybench: broken-short copied wrongly" "$err" && ! grep -q ' met$' "$out"; then
