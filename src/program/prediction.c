@@ -17,9 +17,9 @@
  *     wait (their latency) bound what a program sees: a decoder's next copy
  *     waits for what the last one copied, a serializer's does not.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +37,9 @@
 
 /*
  * From every call's data at hand to every call's data in memory: a program's
- * copies lie somewhere between, and where its next step waits on what it has
- * just copied (a decoder), nearer the far end than its working set says.
+ * copies lie somewhere between. Each set is replayed with the calls
+ * independent and chained: a program whose next step waits on what it has
+ * just copied (a decoder) sees the chained calls' latency.
  */
 const char *const prediction_sets[PREDICTION_SETS] = { "l1", "l2", "llc", "stream", "cold" };
 
@@ -112,19 +113,21 @@ static int replay_ratios(const struct program_params *p, const char *kind, const
 {
 	char json[4096], routines[64], ours[32], why[160];
 	char *args[] = { "copyperf", "-d", (char *)mix, "-r", routines, "-w", sets, "-n", "5",
-			 "-f", "json", "-o", json, "-q", chained ? "--chain" : NULL, NULL };
+			 "-f", "json", "-o", json, "-q", NULL, NULL };
 	struct result_set set;
-	int status;
+	int status, shown = 0;
 
+	if (chained)
+		args[sizeof(args) / sizeof(args[0]) - 2] = "--chain";
 	snprintf(ours, sizeof(ours), "copyperf_%s", kind);
 	snprintf(routines, sizeof(routines), "%s,%s", kind, ours);
 	snprintf(json, sizeof(json), "%s/replay-%s.json", p->tmp_dir, kind);
 	if (!p->quiet)
-		fprintf(stderr, "\rcopyperf program: replaying the recorded %s calls%s   ", kind,
-			chained ? ", chained" : "");
+		shown = fprintf(stderr, "\rcopyperf program: replaying the recorded %s calls%s", kind,
+				chained ? ", chained" : "");
 	status = run_self(args);
-	if (!p->quiet)
-		fprintf(stderr, "\r%60s\r", "");
+	if (shown > 0)
+		fprintf(stderr, "\r%*s\r", shown, "");
 	if (status != 0) {
 		snprintf(r->prediction_note, sizeof(r->prediction_note),
 			 "the replay of %s (copyperf -d%s) exited with status %d", mix,
@@ -155,7 +158,11 @@ static void without_stream(const char *sets, char *out, size_t len)
 			snprintf(out + strlen(out), len - strlen(out), "%s%s", *out ? "," : "", w);
 }
 
-/* Steps 2 and 3 for one kind.  Returns 0, or -1 with r->prediction_note saying why. */
+/*
+ * Steps 2 and 3 for one kind.  Returns 0, or -1 with r->prediction_note
+ * saying why; where only the chained replay failed, its ratios are NaN and
+ * the note says why.
+ */
 static int replay(const struct program_params *p, struct prediction *d, const char *mix,
 		  const char *sets, struct program_result *r)
 {
@@ -174,7 +181,8 @@ static int replay(const struct program_params *p, struct prediction *d, const ch
 			d->small_share += dist.sizes[i].p;
 	streams = call_list_stream_fits(&dist, working_set_bytes("stream", why, sizeof(why)));
 	distribution_free(&dist);
-	d->calls = mix_calls(mix);
+	if (mix_calls(mix, &d->calls))
+		d->calls = 0;
 	/* calls too small to walk a stream (a mix of mostly empty copies) are left out there, '-' */
 	if (streams)
 		snprintf(own_sets, sizeof(own_sets), "%s", sets);
@@ -182,35 +190,74 @@ static int replay(const struct program_params *p, struct prediction *d, const ch
 		without_stream(sets, own_sets, sizeof(own_sets));
 	if (replay_ratios(p, d->kind, mix, own_sets, false, d->ratio, r))
 		return -1;
-	return replay_ratios(p, d->kind, mix, own_sets, true, d->chained, r);
+	if (replay_ratios(p, d->kind, mix, own_sets, true, d->chained, r))
+		for (int k = 0; k < PREDICTION_SETS; k++)
+			d->chained[k] = NAN;
+	return 0;
+}
+
+/* Whether name is a process's recording of kind, as COPYPERF_RECORD=MIX.%p names it. */
+static bool is_recording(const char *name, const char *kind)
+{
+	size_t n = strlen(name), k = strlen(kind);
+
+	return !strncmp(name, "mix.", 4) && n > 4 + k + 1 && name[n - k - 1] == '.' &&
+	       !strcmp(name + n - k, kind);
 }
 
 /*
- * Merges the processes' recordings of kind into the one mix at out, removing
- * them.  Returns how many processes recorded calls of that kind: 0 for none
- * (and on an error, with r->prediction_note saying why).
+ * Merges the processes' recordings of kind in p->tmp_dir into the one mix at
+ * out, removing them.  Returns how many processes recorded calls of that
+ * kind: 0 for none, and on an error, with r->prediction_note saying why.
  */
 static size_t merge_processes(const struct program_params *p, const char *kind, const char *out,
 			      struct program_result *r)
 {
-	char pattern[4200], why[4000];
+	char why[4000];
 	unsigned long long calls;
-	glob_t g;
-	size_t n = 0;
+	DIR *dir = opendir(p->tmp_dir);
+	struct dirent *e;
+	char **paths = NULL;
+	size_t n = 0, cap = 0;
+	int error = dir ? 0 : errno;
+	bool merged = false;
 
-	snprintf(pattern, sizeof(pattern), "%s/mix.*.%s", p->tmp_dir, kind);
-	if (glob(pattern, 0, NULL, &g) == 0) {
-		n = g.gl_pathc;
-		if (mix_merge((const char *const *)g.gl_pathv, n, out, &calls, why, sizeof(why))) {
-			snprintf(r->prediction_note, sizeof(r->prediction_note),
-				 "the recorded %s calls: %s", kind, why);
-			n = 0;
+	while (!error && (errno = 0, e = readdir(dir)) != NULL) {
+		if (!is_recording(e->d_name, kind))
+			continue;
+		if (n == cap) {
+			char **grown = realloc(paths, (cap ? 2 * cap : 16) * sizeof(*paths));
+
+			if (!grown) {
+				error = ENOMEM;
+				break;
+			}
+			paths = grown;
+			cap = cap ? 2 * cap : 16;
 		}
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			unlink(g.gl_pathv[i]);
+		if (asprintf(&paths[n], "%s/%s", p->tmp_dir, e->d_name) < 0)
+			error = ENOMEM;
+		else
+			n++;
 	}
-	globfree(&g);
-	return n;
+	if (dir && !error)
+		error = errno; /* readdir's, if it stopped on one */
+	if (dir)
+		closedir(dir);
+	if (error)
+		snprintf(r->prediction_note, sizeof(r->prediction_note),
+			 "the recorded %s calls: cannot list %s: %s", kind, p->tmp_dir, strerror(error));
+	else if (n && mix_merge((const char *const *)paths, n, out, &calls, why, sizeof(why)))
+		snprintf(r->prediction_note, sizeof(r->prediction_note), "the recorded %s calls: %s",
+			 kind, why);
+	else
+		merged = n > 0;
+	for (size_t i = 0; i < n; i++) {
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+	free(paths);
+	return merged ? n : 0;
 }
 
 void program_predict(const struct program_params *p, struct program_result *r)

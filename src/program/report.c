@@ -41,7 +41,11 @@ void program_command_text(const struct program_params *p, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", p->argv[i]);
 }
 
-/* A replay's ratios at the prediction sets, after its title; '-' for a level the size of another. */
+/*
+ * A replay's ratios at the prediction sets, after its title; '-' where none
+ * was measured: a level the size of another here, a stream the mix's calls
+ * are too small to walk, a chained replay that failed (the note says why).
+ */
 static void predicted_line(FILE *f, const char *title, const double *ratios)
 {
 	fputs(title, f);

@@ -1,24 +1,35 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "distribution.h"
 #include "mix_merge.h"
 
-unsigned long long mix_calls(const char *path)
+int mix_calls(const char *path, unsigned long long *n)
 {
+	static const char key[] = "# calls ";
 	FILE *f = fopen(path, "r");
 	char line[256];
-	unsigned long long n = 0;
+	int status = -1;
 
 	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "# calls %llu", &n) == 1)
+		return -1;
+	while (status && fgets(line, sizeof(line), f)) {
+		const char *digits = line + sizeof(key) - 1;
+		char *end;
+
+		if (strncmp(line, key, sizeof(key) - 1))
+			continue;
+		errno = 0;
+		*n = strtoull(digits, &end, 10);
+		if (*digits < '0' || *digits > '9' || errno || (*end != '\n' && *end != '\0'))
 			break;
+		status = 0;
+	}
 	fclose(f);
-	return n;
+	return status;
 }
 
 /* One line's values, each with the calls it stands for (a probability times a file's calls). */
@@ -66,19 +77,30 @@ static void write_line(FILE *f, struct weights *w, double total)
 	fputc('\n', f);
 }
 
-/* Adds the recording at path, of c calls, to lines.  0, or -1 with the reason in err. */
-static int add_file(struct weights *lines, const char *path, unsigned long long c, char *err,
-		    size_t errlen)
+/*
+ * Adds the recording at path to lines and its calls to *total.  0, or -1
+ * with the reason in err.
+ */
+static int add_file(struct weights *lines, const char *path, unsigned long long *total,
+		    char *err, size_t errlen)
 {
 	struct distribution d;
+	unsigned long long c;
 	int status = 0;
 
+	if (mix_calls(path, &c)) {
+		snprintf(err, errlen, "%s: no \"# calls N\" line with a whole number: its weight is "
+			 "not known", path);
+		return -1;
+	}
+	if (c == 0)
+		return 0;
+	if (c > ULLONG_MAX - *total) {
+		snprintf(err, errlen, "%s: more calls in all than a count holds", path);
+		return -1;
+	}
 	if (distribution_read(&d, path, NULL, err, errlen))
 		return -1;
-	if (c == 0) {
-		snprintf(err, errlen, "%s: no \"# calls N\" line: its weight is not known", path);
-		status = -1;
-	}
 	for (size_t k = 0; !status && k < d.n_sizes; k++)
 		status = add(&lines[0], d.sizes[k].value, d.sizes[k].p * (double)c);
 	if (!status)
@@ -86,9 +108,11 @@ static int add_file(struct weights *lines, const char *path, unsigned long long 
 			 add(&lines[1], 1, d.overlap * (double)c) ? -1 : 0;
 	for (size_t k = 0; !status && k < d.n_aligns; k++)
 		status = add(&lines[2], d.aligns[k].value, d.aligns[k].p * (double)c);
-	if (status && c)
-		snprintf(err, errlen, "out of memory merging the recordings");
 	distribution_free(&d);
+	if (status)
+		snprintf(err, errlen, "out of memory merging the recordings");
+	else
+		*total += c;
 	return status;
 }
 
@@ -98,14 +122,10 @@ int mix_merge(const char *const *paths, size_t n, const char *out, unsigned long
 	struct weights lines[3] = { { 0 } };
 	unsigned long long total = 0;
 	int status = 0;
-	FILE *f;
+	FILE *f = NULL;
 
-	for (size_t i = 0; i < n && !status; i++) {
-		unsigned long long c = mix_calls(paths[i]);
-
-		status = add_file(lines, paths[i], c, err, errlen);
-		total += c;
-	}
+	for (size_t i = 0; i < n && !status; i++)
+		status = add_file(lines, paths[i], &total, err, errlen);
 	if (!status && total == 0) {
 		snprintf(err, errlen, "no calls in the %zu recording%s", n, n == 1 ? "" : "s");
 		status = -1;
