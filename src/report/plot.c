@@ -134,9 +134,9 @@ static void title(FILE *f, const struct result_set *s, bool replay)
 		snprintf(line, sizeof(line), "a program without and with the preload shim, %u runs a side",
 			 s->repeat);
 	else if (replay)
-		snprintf(line, sizeof(line), "recorded call mixes replayed, seed %llu%s, %u repeats",
-			 (unsigned long long)s->seed, result_set_is_chained(s) ? ", calls chained" : "",
-			 s->repeat);
+		snprintf(line, sizeof(line), "recorded call mixes replayed, seed %llu%s%s, %u repeats",
+			 (unsigned long long)s->seed, result_set_chaining(s) ? ", " : "",
+			 result_set_chaining(s) ? result_set_chaining(s) : "", s->repeat);
 	else
 		snprintf(line, sizeof(line),
 			 "cache %s, %s per point, two %s buffers, align %llu:%llu, %u repeats",

@@ -488,12 +488,15 @@ bool result_set_is_replay(const struct result_set *s)
 	return false;
 }
 
-bool result_set_is_chained(const struct result_set *s)
+const char *result_set_chaining(const struct result_set *s)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (s->rows[i].chained)
-			return true;
-	return false;
+	size_t replays = 0, chained = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		replays += row_is_replay(&s->rows[i]);
+		chained += s->rows[i].chained;
+	}
+	return !chained ? NULL : chained == replays ? "calls chained" : "some calls chained";
 }
 
 int result_kinds_add(struct result_kinds *k, const struct result_set *s, char *why, size_t whylen)

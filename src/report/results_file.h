@@ -115,8 +115,12 @@ size_t result_set_thread_counts(const struct result_set *s, unsigned *out, size_
 
 /* True when s holds replay rows (after result_kinds_add, all its rows are). */
 bool result_set_is_replay(const struct result_set *s);
-/* True when s holds rows of chained calls (--chain): a run's rows all are, or none. */
-bool result_set_is_chained(const struct result_set *s);
+/*
+ * How s's replay rows were called, for a line that describes s: "calls
+ * chained" (--chain) when all were, "some calls chained" when some were (a
+ * pool of runs with and without it), or NULL.
+ */
+const char *result_set_chaining(const struct result_set *s);
 /* True when s's rows are all a program's runs (copyperf program): times per run, not per call. */
 bool result_set_is_program(const struct result_set *s);
 

@@ -330,7 +330,6 @@ static void test_stream_seed_repeats(void **state)
 	call_list_free(&c);
 }
 
-/* A stream has no walk from calls of 0 bytes, nor from calls too small to end it in time. */
 /* What a chained pass's calls were given: the source of each, from the arena's base. */
 static unsigned char *chain_base;
 static size_t chain_calls, chain_sources[64];
@@ -381,6 +380,7 @@ static void test_chained_pass(void **state)
 	free(arena);
 }
 
+/* A stream has no walk from calls of 0 bytes, nor from calls too small to end it in time. */
 static void test_stream_refused(void **state)
 {
 	static const uint64_t zero[] = { 0 }, one[] = { 1 };
@@ -393,6 +393,7 @@ static void test_stream_refused(void **state)
 	make(&m, DIST_MEMCPY, 0, zero, all, 1, aligns, 3);
 	assert_int_equal(call_list_build_stream(&l, &m.d, STREAM_WS, 1, err, sizeof(err)), -1);
 	assert_string_equal(err, "made: every call copies 0 bytes: a stream has nothing to walk");
+	assert_false(call_list_stream_fits(&m.d, STREAM_WS));
 	/* 1 B a call: a span of CALL_LIST_STREAM_CALLS bytes takes more calls than that */
 	make(&m, DIST_MEMCPY, 0, one, all, 1, aligns, 3);
 	assert_int_equal(call_list_build_stream(&l, &m.d, 2ull * CALL_LIST_STREAM_CALLS, 1, err,
@@ -400,7 +401,9 @@ static void test_stream_refused(void **state)
 	assert_non_null(strstr(err, "made: calls of 1.0 bytes on average would take more than "
 				    "33554432 calls"));
 	assert_null(strchr(err, '\n'));
+	assert_false(call_list_stream_fits(&m.d, 2ull * CALL_LIST_STREAM_CALLS));
 	/* and one a sixteenth of that walks */
+	assert_true(call_list_stream_fits(&m.d, 2ull * CALL_LIST_STREAM_CALLS / 16));
 	build_stream(&l, &m.d, 2ull * CALL_LIST_STREAM_CALLS / 16, 1);
 	call_list_free(&l);
 }

@@ -191,12 +191,7 @@ int call_list_build_stream(struct call_list *l, const struct distribution *d,
 		return -1;
 	}
 	l->span = working_set / 2;
-	/*
-	 * The sizes drawn add up to n times the mean (draw_sizes keeps the
-	 * proportions) and alignment only lengthens the walk: n such calls reach the
-	 * span's end, and the list stops at the first that would pass it.
-	 */
-	want = (double)l->span / d->mean_size + 64;
+	want = call_list_stream_calls(d, working_set);
 	if (!call_list_stream_fits(d, working_set)) {
 		snprintf(err, errlen, "%s: calls of %.1f bytes on average would take more than %u "
 			 "calls to walk %llu bytes as a stream", d->path, d->mean_size,

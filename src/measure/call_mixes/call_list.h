@@ -82,14 +82,25 @@ int call_list_build_stream(struct call_list *l, const struct distribution *d,
 #define CALL_LIST_STREAM_CALLS (1u << 25)
 
 /*
+ * The calls a stream of d over working_set bytes is given to reach its span's
+ * end: the sizes drawn add up to n times the mean (draw_sizes keeps the
+ * proportions) and alignment only lengthens the walk, so n such calls reach
+ * it, with some to spare; the list stops at the first that would pass it.
+ * Infinite for calls of 0 bytes on average.
+ */
+static inline double call_list_stream_calls(const struct distribution *d, uint64_t working_set)
+{
+	return (double)(working_set / 2) / d->mean_size + 64;
+}
+
+/*
  * Whether d's calls can walk a stream over working_set bytes: they copy more
- * than 0 bytes on average, few enough calls reach the span's end.  Where
- * not, call_list_build_stream refuses them.
+ * than 0 bytes on average, and at most CALL_LIST_STREAM_CALLS of them reach
+ * the span's end.  Where not, call_list_build_stream refuses them.
  */
 static inline bool call_list_stream_fits(const struct distribution *d, uint64_t working_set)
 {
-	return d->mean_size > 0 &&
-	       (double)(working_set / 2) / d->mean_size + 64 <= CALL_LIST_STREAM_CALLS;
+	return d->mean_size > 0 && call_list_stream_calls(d, working_set) <= CALL_LIST_STREAM_CALLS;
 }
 
 void call_list_free(struct call_list *l);
@@ -128,8 +139,9 @@ static inline void call_list_pass(unsigned char *base, const struct call_list *l
  * address. The caller passes 0 as zero where the compiler cannot see it is
  * 0, so that the read cannot be left out; last is the byte the pass starts
  * from, and the one it ends with is returned for the next pass. A call of 0
- * bytes has no last byte: the byte before its destination (a canary page or
- * a side's earlier byte) is read instead.
+ * bytes has no last byte: the byte before its destination is read instead,
+ * which the builders keep inside the arena (every side starts past its
+ * leading canary page: a call's dst is at least a page).
  */
 static inline unsigned char call_list_pass_chained(unsigned char *base, const struct call_list *l,
 						   void *(*fn)(void *, const void *, size_t),
