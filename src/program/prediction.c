@@ -82,12 +82,16 @@ static double median_time(const struct result_set *s, const char *routine, const
 	return NAN;
 }
 
+/* A -w list of the prediction sets: five short words. */
+#define SETS_LEN 64
+
 /*
  * The prediction sets that are working sets of their own here, as -w's list:
  * where two levels are the same size (a machine whose L2 is its last level),
- * -w refuses both, and the later one is left out (its ratio NaN).
+ * -w refuses both, and the later one is left out (its ratio NaN); so is the
+ * stream without with_stream (a mix whose calls are too small to walk one).
  */
-static void distinct_sets(char *sets, size_t len)
+static void distinct_sets(char *sets, size_t len, bool with_stream)
 {
 	uint64_t bytes[PREDICTION_SETS];
 	char err[160];
@@ -96,6 +100,8 @@ static void distinct_sets(char *sets, size_t len)
 	for (int k = 0; k < PREDICTION_SETS; k++) {
 		bool own = (bytes[k] = working_set_bytes(prediction_sets[k], err, sizeof(err))) != 0;
 
+		if (!with_stream && working_set_is_stream(prediction_sets[k]))
+			continue;
 		for (int j = 0; j < k && own; j++)
 			own = !working_sets_coincide(prediction_sets[j], bytes[j], prediction_sets[k], bytes[k]);
 		if (own)
@@ -146,27 +152,16 @@ static int replay_ratios(const struct program_params *p, const char *kind, const
 	return 0;
 }
 
-/* -w's list sets without its stream, into out. */
-static void without_stream(const char *sets, char *out, size_t len)
-{
-	char copy[64], *save = NULL;
-
-	snprintf(copy, sizeof(copy), "%s", sets);
-	*out = '\0';
-	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
-		if (!working_set_is_stream(w))
-			snprintf(out + strlen(out), len - strlen(out), "%s%s", *out ? "," : "", w);
-}
-
 /*
- * Steps 2 and 3 for one kind.  Returns 0, or -1 with r->prediction_note
- * saying why; where only the chained replay failed, its ratios are NaN and
- * the note says why.
+ * Steps 2 and 3 for one kind, at sets[1] (the -w list with the stream) or,
+ * where the mix cannot walk a stream, sets[0].  Returns 0, or -1 with
+ * r->prediction_note saying why; where only the chained replay failed, its
+ * ratios are NaN and the note says why.
  */
 static int replay(const struct program_params *p, struct prediction *d, const char *mix,
-		  const char *sets, struct program_result *r)
+		  char (*sets)[SETS_LEN], struct program_result *r)
 {
-	char why[160], own_sets[64];
+	char why[160];
 	struct distribution dist;
 	bool streams;
 
@@ -181,16 +176,10 @@ static int replay(const struct program_params *p, struct prediction *d, const ch
 			d->small_share += dist.sizes[i].p;
 	streams = call_list_stream_fits(&dist, working_set_bytes("stream", why, sizeof(why)));
 	distribution_free(&dist);
-	if (mix_calls(mix, &d->calls))
-		d->calls = 0;
-	/* calls too small to walk a stream (a mix of mostly empty copies) are left out there, '-' */
-	if (streams)
-		snprintf(own_sets, sizeof(own_sets), "%s", sets);
-	else
-		without_stream(sets, own_sets, sizeof(own_sets));
-	if (replay_ratios(p, d->kind, mix, own_sets, false, d->ratio, r))
+	/* calls too small to walk a stream (a mix of mostly empty copies): the sets without it, '-' */
+	if (replay_ratios(p, d->kind, mix, sets[streams], false, d->ratio, r))
 		return -1;
-	if (replay_ratios(p, d->kind, mix, own_sets, true, d->chained, r))
+	if (replay_ratios(p, d->kind, mix, sets[streams], true, d->chained, r))
 		for (int k = 0; k < PREDICTION_SETS; k++)
 			d->chained[k] = NAN;
 	return 0;
@@ -207,14 +196,14 @@ static bool is_recording(const char *name, const char *kind)
 
 /*
  * Merges the processes' recordings of kind in p->tmp_dir into the one mix at
- * out, removing them.  Returns how many processes recorded calls of that
- * kind: 0 for none, and on an error, with r->prediction_note saying why.
+ * out, of *calls calls, removing them.  Returns how many processes recorded
+ * calls of that kind: 0 for none, and on an error, with r->prediction_note
+ * saying why.
  */
 static size_t merge_processes(const struct program_params *p, const char *kind, const char *out,
-			      struct program_result *r)
+			      unsigned long long *calls, struct program_result *r)
 {
 	char why[4000];
-	unsigned long long calls;
 	DIR *dir = opendir(p->tmp_dir);
 	struct dirent *e;
 	char **paths = NULL;
@@ -247,7 +236,7 @@ static size_t merge_processes(const struct program_params *p, const char *kind, 
 	if (error)
 		snprintf(r->prediction_note, sizeof(r->prediction_note),
 			 "the recorded %s calls: cannot list %s: %s", kind, p->tmp_dir, strerror(error));
-	else if (n && mix_merge((const char *const *)paths, n, out, &calls, why, sizeof(why)))
+	else if (n && mix_merge((const char *const *)paths, n, out, calls, why, sizeof(why)))
 		snprintf(r->prediction_note, sizeof(r->prediction_note), "the recorded %s calls: %s",
 			 kind, why);
 	else
@@ -263,7 +252,7 @@ static size_t merge_processes(const struct program_params *p, const char *kind, 
 void program_predict(const struct program_params *p, struct program_result *r)
 {
 	static const char *const kinds[] = { "memcpy", "memmove" };
-	char record_to[4096], err[4200], why[160], sets[64];
+	char record_to[4096], err[4200], why[160], sets[2][SETS_LEN];
 	struct run_time t;
 	bool handed;
 
@@ -281,8 +270,12 @@ void program_predict(const struct program_params *p, struct program_result *r)
 			 "the recording run did not exit 0 (wait status %#x)", t.status);
 		return;
 	}
-	/* the last level as found here, handed to both replays (unless the user gave one) */
-	distinct_sets(sets, sizeof(sets));
+	/*
+	 * The sets without and with the stream, sized from the last level as found
+	 * here, which both replays are handed (unless the user gave one).
+	 */
+	distinct_sets(sets[0], SETS_LEN, false);
+	distinct_sets(sets[1], SETS_LEN, true);
 	handed = !getenv("COPYPERF_LLC") && llc_probe_done() && !llc_probe_hand_down(llc_probe_done());
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		struct prediction *d = &r->predicted[r->n_predicted];
@@ -291,7 +284,7 @@ void program_predict(const struct program_params *p, struct program_result *r)
 		snprintf(mix, sizeof(mix), "%s/all.%s", p->tmp_dir, kinds[i]);
 		memset(d, 0, sizeof(*d));
 		d->kind = kinds[i];
-		if ((d->processes = merge_processes(p, kinds[i], mix, r)) == 0)
+		if ((d->processes = merge_processes(p, kinds[i], mix, &d->calls, r)) == 0)
 			continue;
 		if (replay(p, d, mix, sets, r) == 0)
 			r->n_predicted++;
