@@ -42,6 +42,12 @@ rows() {
 		grep -cE '^ +[0-9]+ +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x +\[[0-9.]+-[0-9.]+\] +[0-9.]+x +[0-9.]+')
 	if [ "$n" -eq "$2" ]; then ok "$1: $2 rows"; else bad "$1: $n rows, not $2"; fi
 }
+# mix_rows: NAME KIND SETS EXPECTED -- KIND's mixes (memcpy_0..8, _fleet) have a row at each
+# working set SETS (a pattern) with ns per call, ratio and control
+mix_rows() {
+	n=$(grep -cE "^ +${2}_([0-8]|fleet) $3 +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x " "$out")
+	if [ "$n" -eq "$4" ]; then ok "$1: $4 $2 rows"; else bad "$1: $n $2 rows, not $4"; fi
+}
 
 "$bench" -p 3 -r 3 sweep l1 >"$out" 2>"$err"
 rc=$?
@@ -85,8 +91,7 @@ fi
 rc=$?
 if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist: exit $rc"; else bad "dist: exit $rc, $(cat "$err")"; fi
 for kind in memcpy memmove; do
-	n=$(grep -cE "^ +${kind}_([0-8]|fleet) (l1|l2) +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x " "$out")
-	[ "$n" -eq 20 ] && ok "dist: 20 $kind rows" || bad "dist: $n $kind rows, not 20"
+	mix_rows dist $kind '(l1|l2)' 20
 	[ "$(grep -cE "^  dist $kind: (none below 1\.00x|l[12] (geometric mean|lowest) >= [0-9.]+x \([0-9.]+x\)) +(met|NOT MET)$" "$out")" -eq 5 ] &&
 		ok "dist: 5 $kind verdicts" || bad "dist: $kind verdicts missing"
 done
@@ -97,8 +102,7 @@ grep -q '^(2 processes x 3 rounds, interleaved; ns per call' "$out" && ok "dist:
 rc=$?
 if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist-llc -w 64K: exit $rc"; else bad "dist-llc -w 64K: exit $rc, $(cat "$err")"; fi
 for kind in memcpy memmove; do
-	n=$(grep -cE "^ +${kind}_([0-8]|fleet) 64K +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x " "$out")
-	[ "$n" -eq 10 ] && ok "dist-llc -w 64K: 10 $kind rows" || bad "dist-llc -w 64K: $n $kind rows, not 10"
+	mix_rows "dist-llc -w 64K" $kind 64K 10
 	grep -qE "^  dist-llc 64K $kind: none below 1.00x +(met|NOT MET)$" "$out" &&
 		ok "dist-llc -w 64K: the $kind verdict names it" || bad "dist-llc -w 64K: no $kind verdict"
 	grep -qE "^  dist-llc 64K $kind: geometric mean >= 1.05x \([0-9.]+x\) +(met|NOT MET)$" "$out" &&
@@ -111,8 +115,7 @@ rc=$?
 if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist-llc: exit $rc"; else bad "dist-llc: exit $rc, $(cat "$err")"; fi
 [ "$(grep -cE '^llc, cold: from (a last level of [0-9]+ [KMG]iB as measured|the last level the machine reports)' "$out")" -eq 1 ] &&
 	ok "dist-llc: the last level's line" || bad "dist-llc: no line naming the last level"
-n=$(grep -cE "^ +memcpy_([0-8]|fleet) llc +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x " "$out")
-[ "$n" -eq 10 ] && ok "dist-llc: 10 memcpy rows" || bad "dist-llc: $n memcpy rows, not 10"
+mix_rows dist-llc memcpy llc 10
 
 # Every CPU copying: one row per size, the CPUs counted, a verdict per size.
 "$bench" -p 1 -r 3 threads >"$out" 2>"$err"
@@ -153,8 +156,7 @@ COPYPERF_LLC=1M "$bench" -p 1 -r 3 dist-stream >"$out" 2>"$err"
 rc=$?
 if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist-stream: exit $rc"; else bad "dist-stream: exit $rc, $(cat "$err")"; fi
 for kind in memcpy memmove; do
-	n=$(grep -cE "^ +${kind}_([0-8]|fleet) stream +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x " "$out")
-	[ "$n" -eq 10 ] && ok "dist-stream: 10 $kind rows" || bad "dist-stream: $n $kind rows, not 10"
+	mix_rows dist-stream $kind stream 10
 	grep -qE "^  dist-stream $kind: geometric mean >= 1\.10x \([0-9.]+x\) +(met|NOT MET)$" "$out" &&
 		ok "dist-stream: the $kind target" || bad "dist-stream: no $kind target"
 done
@@ -164,8 +166,7 @@ done
 rc=$?
 if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist-chain: exit $rc"; else bad "dist-chain: exit $rc, $(cat "$err")"; fi
 for kind in memcpy memmove; do
-	n=$(grep -cE "^ +${kind}_([0-8]|fleet) l[12] +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x " "$out")
-	[ "$n" -eq 20 ] && ok "dist-chain: 20 $kind rows" || bad "dist-chain: $n $kind rows, not 20"
+	mix_rows dist-chain $kind 'l[12]' 20
 	grep -qE "^  dist-chain $kind: none below 1.00x +(met|NOT MET)$" "$out" &&
 		ok "dist-chain: the $kind verdict" || bad "dist-chain: no $kind verdict"
 done

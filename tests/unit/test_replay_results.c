@@ -120,37 +120,45 @@ static void test_point_twice(void **state)
 }
 
 /*
- * A stream and a spread working set of the same bytes are two points: both
- * written, read back and found, each its own, with their own labels.
+ * x's two points, of the same bytes but told apart (a stream and a spread
+ * list, chained calls and independent ones), written and read back into s:
+ * two points, each found as itself, point `labelled` named label; and the
+ * run just made (from_run) keeps them apart too, each found in the file read.
  */
+static void read_two_apart(struct replay_fixture *x, struct result_set *s,
+			   struct result_set *from_run, size_t labelled, const char *label)
+{
+	char why[512], where[64];
+
+	if (write_and_read(x, s, why, sizeof(why)))
+		fail_msg("%s", why);
+	assert_int_equal(s->n, 2);
+	assert_false(row_same_place(&s->rows[0], &s->rows[1]));
+	row_where(&s->rows[labelled], where, sizeof(where));
+	assert_string_equal(where, label);
+	assert_int_equal(result_set_from_report(from_run, &x->r), 0);
+	for (size_t i = 0; i < 2; i++) {
+		assert_ptr_equal(result_set_find(s, &s->rows[i]), &s->rows[i]);
+		assert_ptr_equal(result_set_find(from_run, &from_run->rows[i]), &from_run->rows[i]);
+		assert_ptr_equal(result_set_find(s, &from_run->rows[i]), &s->rows[i]);
+	}
+}
+
+/* A stream and a spread working set of the same bytes are two points, with their own labels. */
 static void test_stream_and_spread_of_equal_bytes(void **state)
 {
 	static char *names[] = { "stream", "4M" };
 	static const uint64_t same[] = { 4 << 20, 4 << 20 };
 	struct replay_fixture x;
 	struct result_set s, from_run;
-	char why[512], where[64];
 
 	(void)state;
 	replay_fixture(&x, 2, distributions, names, same);
 	x.p[0].layout = CALLS_STREAM;
-	if (write_and_read(&x, &s, why, sizeof(why)))
-		fail_msg("%s", why);
-	assert_int_equal(s.n, 2);
+	read_two_apart(&x, &s, &from_run, 0, "memcpy_fleet stream");
 	assert_int_equal(s.rows[0].layout, CALLS_STREAM);
 	assert_int_equal(s.rows[1].layout, CALLS_SPREAD);
-	assert_false(row_same_place(&s.rows[0], &s.rows[1]));
-	assert_ptr_equal(result_set_find(&s, &s.rows[0]), &s.rows[0]);
-	assert_ptr_equal(result_set_find(&s, &s.rows[1]), &s.rows[1]);
-	row_where(&s.rows[0], where, sizeof(where));
-	assert_string_equal(where, "memcpy_fleet stream");
-	/* the run just made keeps them apart too, and finds each in the file read */
-	assert_int_equal(result_set_from_report(&from_run, &x.r), 0);
 	assert_int_equal(from_run.rows[0].layout, CALLS_STREAM);
-	for (size_t i = 0; i < 2; i++) {
-		assert_ptr_equal(result_set_find(&from_run, &from_run.rows[i]), &from_run.rows[i]);
-		assert_ptr_equal(result_set_find(&s, &from_run.rows[i]), &s.rows[i]);
-	}
 	result_set_free(&from_run);
 	result_set_free(&s);
 }
@@ -218,24 +226,16 @@ static void test_chained_read(void **state)
 	static const uint64_t same[] = { 32768, 32768 };
 	struct replay_fixture x;
 	struct result_set s, from_run;
-	char why[512], where[64];
+	char why[512];
 
 	(void)state;
 	replay_fixture(&x, 2, distributions, names, same);
 	x.p[1].chained = true;
-	if (write_and_read(&x, &s, why, sizeof(why)))
-		fail_msg("%s", why);
+	read_two_apart(&x, &s, &from_run, 1, "memcpy_fleet l1 chained");
 	assert_false(s.rows[0].chained);
 	assert_true(s.rows[1].chained);
 	assert_string_equal(result_set_chaining(&s), "some calls chained");
-	assert_false(row_same_place(&s.rows[0], &s.rows[1]));
-	assert_ptr_equal(result_set_find(&s, &s.rows[1]), &s.rows[1]);
-	row_where(&s.rows[1], where, sizeof(where));
-	assert_string_equal(where, "memcpy_fleet l1 chained");
-	assert_int_equal(result_set_from_report(&from_run, &x.r), 0);
 	assert_true(from_run.rows[1].chained);
-	assert_ptr_equal(result_set_find(&s, &from_run.rows[1]), &s.rows[1]);
-	assert_ptr_equal(result_set_find(&s, &from_run.rows[0]), &s.rows[0]);
 	result_set_free(&from_run);
 	result_set_free(&s);
 	if (read_text(LAYOUT_FILE("", ",\"chained\":true"), &s, why, sizeof(why)))
