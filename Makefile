@@ -41,7 +41,7 @@ LDLIBS     := -lm -pthread
 
 # ---- the library ---------------------------------------------------------------------------
 GENERIC_SRC := $(wildcard lib/generic/*.c)
-ARCH_SRC    := $(if $(filter generic,$(ARCH_DIR)),,$(wildcard lib/$(ARCH_DIR)/*.c lib/$(ARCH_DIR)/*.S))
+ARCH_SRC    := $(filter-out %/preload_entries.S,$(if $(filter generic,$(ARCH_DIR)),,$(wildcard lib/$(ARCH_DIR)/*.c lib/$(ARCH_DIR)/*.S)))
 ARCH_NAMES  := $(basename $(notdir $(ARCH_SRC)))
 LIB_SRC     := lib/registry.c lib/cache_info.c lib/text.c $(ARCH_SRC) \
 	$(filter-out $(addprefix lib/generic/,$(addsuffix .c,$(ARCH_NAMES))),$(GENERIC_SRC)) \
@@ -64,6 +64,9 @@ LIB_MAP     := lib/libcopyperf.map
 PRELOAD_SO  := $(BUILD)/libcopyperf-preload.so
 # The recorder behind COPYPERF_RECORD is the shim's alone: libcopyperf has no calls to count.
 PRELOAD_OBJ := $(BUILD)/lib/preload.o $(BUILD)/lib/record.o $(BUILD)/lib/record_file.o
+# Where the architecture lays out the shim's memcpy and memmove itself (lib/preload.c says how).
+PRELOAD_ENTRIES := $(if $(filter generic,$(ARCH_DIR)),,$(wildcard lib/$(ARCH_DIR)/preload_entries.S))
+PRELOAD_OBJ += $(patsubst %.S,$(BUILD)/%.o,$(PRELOAD_ENTRIES))
 PRELOAD_MAP := lib/preload.map
 # Loaded by path, never linked: Debian's packages keep it in a directory of its own.
 PRELOADDIR  ?= $(LIBDIR)
@@ -107,6 +110,7 @@ $(BUILD)/$(LIB_SONAME) $(LIB_SO): $(BUILD)/$(LIB_SO_FILE)
 
 # The C library's string functions are what the shim replaces: do not let the compiler call them.
 $(PRELOAD_OBJ): ALL_CFLAGS += -fno-builtin
+$(BUILD)/lib/preload.o: ALL_CFLAGS += $(if $(PRELOAD_ENTRIES),-DCOPYPERF_PRELOAD_ENTRIES)
 # Never unloaded (-z nodelete): a thread that exits after a dlclose would call the
 # recorder's thread-exit handler in unmapped code.
 $(PRELOAD_SO): $(PRELOAD_OBJ) $(LIB_OBJ) $(PRELOAD_MAP)

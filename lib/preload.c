@@ -6,12 +6,31 @@
  * to the recorder first (record.h: one branch unless COPYPERF_RECORD is set),
  * with its family: the entries that promise disjoint buffers are memcpy's,
  * memmove and __memmove_chk memmove's.
+ *
+ * Where the architecture lays out memcpy, memmove and their _chk entries
+ * itself (lib/<arch>/preload_entries.S, COPYPERF_PRELOAD_ENTRIES), the ladder
+ * of the library's copy under the C library's names, those entries copy by
+ * themselves once copyperf_preload_direct is set, and jump to
+ * copyperf_preload_memcpy and copyperf_preload_memmove below until then or
+ * otherwise.
  */
 #include <string.h>
 #include "copyperf.h"
 #include "record.h"
 
 #define EXPORT __attribute__((visibility("default")))
+#define HIDDEN __attribute__((visibility("hidden")))
+
+/* memcpy and memmove in C: the exported entries, or those the architecture's jump to. */
+#ifdef COPYPERF_PRELOAD_ENTRIES
+#define FAMILY_ENTRY(name) copyperf_preload_##name
+#define FAMILY_VISIBILITY HIDDEN
+#else
+#define FAMILY_ENTRY(name) name
+#define FAMILY_VISIBILITY EXPORT
+#endif
+FAMILY_VISIBILITY void *FAMILY_ENTRY(memcpy)(void *restrict dst, const void *restrict src, size_t n);
+FAMILY_VISIBILITY void *FAMILY_ENTRY(memmove)(void *dst, const void *src, size_t n);
 
 /* glibc's: reports a buffer overflow caught by a _chk entry and aborts. */
 extern void __chk_fail(void) __attribute__((noreturn));
@@ -22,13 +41,13 @@ extern void __chk_fail(void) __attribute__((noreturn));
  * 2.14, and compilers copy a struct onto itself with memcpy.  The same path
  * up to 8 vectors; one compare more above.
  */
-EXPORT void *memcpy(void *restrict dst, const void *restrict src, size_t n)
+FAMILY_VISIBILITY void *FAMILY_ENTRY(memcpy)(void *restrict dst, const void *restrict src, size_t n)
 {
 	copyperf_record_hook(dst, src, n, RECORD_MEMCPY);
 	return copyperf_memmove(dst, src, n);
 }
 
-EXPORT void *memmove(void *dst, const void *src, size_t n)
+FAMILY_VISIBILITY void *FAMILY_ENTRY(memmove)(void *dst, const void *src, size_t n)
 {
 	copyperf_record_hook(dst, src, n, RECORD_MEMMOVE);
 	return copyperf_memmove(dst, src, n);
@@ -44,9 +63,11 @@ EXPORT void *mempcpy(void *restrict dst, const void *restrict src, size_t n)
 EXPORT void *__mempcpy(void *restrict dst, const void *restrict src, size_t n)
 	__attribute__((alias("mempcpy")));
 
+EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dst_len);
+
+#ifndef COPYPERF_PRELOAD_ENTRIES
 EXPORT void *__memcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dst_len);
 EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t dst_len);
-EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dst_len);
 
 EXPORT void *__memcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dst_len)
 {
@@ -63,6 +84,7 @@ EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t dst_len)
 	copyperf_record_hook(dst, src, n, RECORD_MEMMOVE);
 	return copyperf_memmove(dst, src, n);
 }
+#endif
 
 EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dst_len)
 {
@@ -70,4 +92,29 @@ EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t 
 		__chk_fail();
 	copyperf_record_hook(dst, src, n, RECORD_MEMCPY);
 	return (char *)copyperf_memcpy(dst, src, n) + n;
+}
+
+#ifdef COPYPERF_PRELOAD_ENTRIES
+/* The routine whose ladder the architecture's entries are (preload_entries.S). */
+extern const copyperf_copy_fn copyperf_preload_direct_copy HIDDEN;
+
+/* Non-zero: the architecture's entries copy by themselves, the recorder shown nothing. */
+HIDDEN unsigned char copyperf_preload_direct;
+#endif
+
+/*
+ * The recorder first, if COPYPERF_RECORD asks for it; then, where nothing is
+ * recorded and the library has chosen the routine the architecture's entries
+ * are (its ifunc resolved: COPYPERF_ISA and the CPU as for every other
+ * caller), those entries may copy by themselves. Before this runs, calls that
+ * other constructors make take the C entries.
+ */
+__attribute__((constructor)) static void preload_setup(void)
+{
+	copyperf_record_setup();
+#ifdef COPYPERF_PRELOAD_ENTRIES
+	if (!__atomic_load_n(&copyperf_record_on, __ATOMIC_ACQUIRE) &&
+	    copyperf_preload_direct_copy == (copyperf_copy_fn)copyperf_memmove)
+		__atomic_store_n(&copyperf_preload_direct, 1, __ATOMIC_RELEASE);
+#endif
 }

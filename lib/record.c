@@ -265,7 +265,7 @@ static void set_path(const char *file)
 	path[len] = '\0';
 }
 
-__attribute__((constructor)) static void record_setup(void)
+void copyperf_record_setup(void)
 {
 	/* Not for set-user-ID programs: the file would be written with their rights. */
 	const char *file = secure_getenv("COPYPERF_RECORD");

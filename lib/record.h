@@ -39,7 +39,13 @@ struct record_counts {
 	uint64_t align[RECORD_ALIGNS][RECORD_ALIGNS];
 };
 
-/* Non-zero while calls are counted: from the constructor until the files are written. */
+/*
+ * Reads COPYPERF_RECORD and, where it names a file, starts counting: the
+ * shim's constructor calls it first (preload.c).
+ */
+void copyperf_record_setup(void);
+
+/* Non-zero while calls are counted: from copyperf_record_setup() until the files are written. */
 extern int copyperf_record_on;
 
 /* This thread's counters, RECORD_FAMILIES sets of them; NULL until its first call is counted. */

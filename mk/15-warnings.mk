@@ -17,7 +17,8 @@ test-warnings:
 		$(MAKE) --no-print-directory -s CC=$$cc BUILD=build/werror-$$cc EXTRA_CFLAGS=-Werror all \
 			$$(echo $(UNIT_BIN) $(COPYPERF_BROKEN) $(COPYBENCH) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(RECORD_COST) $(WALK_GRID) | \
 				sed "s|$(BUILD)/|build/werror-$$cc/|g") || exit 1; \
-		$(if $(LIB_LAYOUT),tests/lib/layout.sh build/werror-$$cc/$(LIB_SO_FILE) || exit 1;) \
+		$(if $(LIB_LAYOUT),tests/lib/layout.sh build/werror-$$cc/$(LIB_SO_FILE) \
+			build/werror-$$cc/$(notdir $(PRELOAD_SO)) || exit 1;) \
 	done
 
 test-sanitize-cli: $(SHARED_ROUTINES) $(PRELOAD_SO) $(PROGRAM_COPIER) $(PROGRAM_BROKEN_SHIM)

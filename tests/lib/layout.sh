@@ -8,16 +8,21 @@
 # copy at a page's end fetches no line more for them; the SSE2 and AVX2
 # entries start a line, and so does the block their first jump reaches, so
 # that the way to 4-15 bytes spans two lines (lib/x86_64/copy_vec_ladder.S).
+# The preload shim's memcpy and memmove (lib/x86_64/preload_entries.S) are
+# the AVX-512 ladder too, behind the test of copyperf_preload_direct: the
+# same rules, and that test first.
 # An edit that lays a path out otherwise fails here, not silently in a
 # benchmark.
-# Usage: layout.sh LIBRARY.so
+# Usage: layout.sh LIBRARY.so [PRELOAD_SHIM.so]
 set -eu
 so=$1
+shim=${2:-}
 command -v objdump >/dev/null || { echo "layout.sh: objdump not found (Debian package binutils)" >&2; exit 1; }
 status=0
-# The function's instructions as "address mnemonic operands", addresses in hex.
+# body_of FN [SO]: the function's instructions as "address mnemonic operands", addresses in
+# hex; SO: the library unless given.
 body_of() {
-	objdump -d --no-show-raw-insn --disassemble="$1" "$so" | awk -v fn="$1" '
+	objdump -d --no-show-raw-insn --disassemble="$1" "${2:-$so}" | awk -v fn="$1" '
 		$0 ~ "<" fn ">:$" { print $1; on = 1; next }
 		on && /^ *[0-9a-f]+:/ { sub(":", "", $1); print }
 		on && /^$/ { exit }'
@@ -37,18 +42,20 @@ for fn in copyperf_memcpy_sse2 copyperf_memmove_sse2 copyperf_memcpy_avx2 copype
 		echo "layout.sh: $fn: the entry and its first jump's target each start a line"
 	fi
 done
-for fn in copyperf_memcpy_avx512 copyperf_memmove_avx512; do
-	body=$(body_of "$fn")
+# avx512_entry SO FN: the AVX-512 ladder's rules for the entry FN of SO.
+avx512_entry() {
+	in=$1 fn=$2
+	body=$(body_of "$fn" "$in")
 	entry=$(printf '%s\n' "$body" | head -n 1)
 	if [ -z "$entry" ]; then
-		echo "layout.sh: $fn: not found in $so" >&2
+		echo "layout.sh: $fn: not found in $in" >&2
 		status=1
-		continue
+		return
 	fi
 	if [ $((0x$entry % 64)) -ne 0 ]; then
 		echo "layout.sh: $fn: its entry at 0x$entry does not start a 64-byte line" >&2
 		status=1
-		continue
+		return
 	fi
 	# The path: up to the first ret, through the masked store.
 	path=$(printf '%s\n' "$body" | awk 'NR > 1 { print } NR > 1 && $2 == "ret" { exit }')
@@ -74,5 +81,23 @@ for fn in copyperf_memcpy_avx512 copyperf_memmove_avx512; do
 	else
 		echo "layout.sh: $fn: the page test's branch and the refused path's size tests share a line"
 	fi
+}
+for fn in copyperf_memcpy_avx512 copyperf_memmove_avx512; do
+	avx512_entry "$so" "$fn"
 done
+if [ -n "$shim" ]; then
+	for fn in memcpy memmove; do
+		first=$(body_of "$fn" "$shim" | sed -n 2p)
+		case $first in
+		*"cmpb "*"<copyperf_preload_direct>")
+			echo "layout.sh: the shim's $fn: the test of copyperf_preload_direct first"
+			;;
+		*)
+			echo "layout.sh: the shim's $fn: its first instruction is not the test of copyperf_preload_direct: $first" >&2
+			status=1
+			;;
+		esac
+		avx512_entry "$shim" "$fn"
+	done
+fi
 exit $status

@@ -4,6 +4,10 @@
  * copyperf_generic_memcpy/memmove and every other routine registered and
  * available here.  Exit 0 when all pass; the last line is "N passed, N failed".
  * COPYPERF_ISA and the threshold variables choose what copyperf_memcpy is.
+ * libcheck ROUTINE...: the checks on those routines alone, each named as
+ * copyperf -r names them (a registered name, or FILE:SYMBOL[:overlap] from a
+ * shared object, such as the preload shim's memcpy); exit 2 on a name that
+ * is neither.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "check.h"
+#include "measure/backends/shared_routine.h"
 #include "../../lib/generic/copy_compat.h"
 
 #define MAX_SUBJECTS 64
@@ -112,7 +117,7 @@ static int isa_honoured(void)
 	return strstr(copyperf_describe(), expect) != NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
@@ -132,30 +137,43 @@ int main(void)
 	unsigned passed = 0, failed = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	{
-		const struct subject first = { "copyperf_memcpy", copyperf_memcpy, 0 };
-		int defects = check_first_copies(&first); /* before describe reads the thresholds */
+	if (argc > 1) {
+		for (int i = 1; i < argc; i++) {
+			char why[400];
+			const struct copyperf_routine *r = shared_routine_named(argv[i], why, sizeof(why));
 
-		printf("libcopyperf: %s\n", copyperf_describe());
-		printf("%s copyperf_memcpy: first copies%s\n", defects ? "FAIL" : "ok  ",
-		       defects ? " (defects)" : "");
-		defects ? failed++ : passed++;
-	}
-	if (isa_honoured()) {
-		passed++;
-	} else {
-		printf("FAIL COPYPERF_ISA=%s is not the variant in force\n", getenv("COPYPERF_ISA"));
-		failed++;
-	}
-	n = add_subject(subjects, n, "copyperf_memcpy", copyperf_memcpy, 0);
-	n = add_subject(subjects, n, "copyperf_memmove", copyperf_memmove, 1);
-	n = add_subject(subjects, n, "copyperf_generic_memcpy", copyperf_generic_memcpy, 0);
-	n = add_subject(subjects, n, "copyperf_generic_memmove", copyperf_generic_memmove, 1);
-	for (size_t i = 0; i < copyperf_routine_count(); i++) {
-		const struct copyperf_routine *r = copyperf_routine_at(i);
-
-		if (copyperf_routine_available(r))
+			if (r == NULL) {
+				fprintf(stderr, "libcheck: %s\n", why);
+				return 2;
+			}
 			n = add_subject(subjects, n, r->name, r->fn, !!(r->flags & COPYPERF_OVERLAP_OK));
+		}
+	} else {
+		{
+			const struct subject first = { "copyperf_memcpy", copyperf_memcpy, 0 };
+			int defects = check_first_copies(&first); /* before describe reads the thresholds */
+
+			printf("libcopyperf: %s\n", copyperf_describe());
+			printf("%s copyperf_memcpy: first copies%s\n", defects ? "FAIL" : "ok  ",
+			       defects ? " (defects)" : "");
+			defects ? failed++ : passed++;
+		}
+		if (isa_honoured()) {
+			passed++;
+		} else {
+			printf("FAIL COPYPERF_ISA=%s is not the variant in force\n", getenv("COPYPERF_ISA"));
+			failed++;
+		}
+		n = add_subject(subjects, n, "copyperf_memcpy", copyperf_memcpy, 0);
+		n = add_subject(subjects, n, "copyperf_memmove", copyperf_memmove, 1);
+		n = add_subject(subjects, n, "copyperf_generic_memcpy", copyperf_generic_memcpy, 0);
+		n = add_subject(subjects, n, "copyperf_generic_memmove", copyperf_generic_memmove, 1);
+		for (size_t i = 0; i < copyperf_routine_count(); i++) {
+			const struct copyperf_routine *r = copyperf_routine_at(i);
+
+			if (copyperf_routine_available(r))
+				n = add_subject(subjects, n, r->name, r->fn, !!(r->flags & COPYPERF_OVERLAP_OK));
+		}
 	}
 	for (size_t i = 0; i < n; i++)
 		for (size_t c = 0; c < sizeof(checks) / sizeof(checks[0]); c++) {

@@ -9,6 +9,9 @@
  *   mix _exit      one copy, then _exit(0): nothing is written
  *   mix fork       copies, forks a child that copies and exits, copies again
  *   mix chdir DIR  one copy, then moves to DIR before it exits
+ *   mix overflow F a _chk call of family F (memcpy, memmove) told its
+ *                  destination is a byte shorter than the copy: the C
+ *                  library's report and abort, and nothing printed after
  *   mix threads N  N threads one after the other, 3 copies of 13 bytes each;
  *                  prints how much its resident memory grew meanwhile, in KiB
  *   mix signals    2000000 copies of 24 bytes, interrupted every 50 us by a
@@ -385,6 +388,11 @@ int main(int argc, char **argv)
 		return late((unsigned)atoi(argv[2]));
 	if (strcmp(what, "dlclose") == 0 && argc > 2)
 		return unloaded(argv[2]);
+	if (strcmp(what, "overflow") == 0 && argc > 2) {
+		(strcmp(argv[2], "memmove") == 0 ? mov_chk : cpy_chk)(dst[0], src[0], 65, 64);
+		printf("copied past the destination\n");
+		return 0;
+	}
 	if (strcmp(what, "fsize") == 0 && argc > 2) {
 		struct rlimit none = { 0, 0 };
 

@@ -4,10 +4,14 @@
 # COPYPERF_RECORD=FILE it writes the program's memcpy calls to FILE.memcpy and its memmove calls
 # to FILE.memmove (tests/preload/mix.c's known mix, checked call by call by check_mix.py), which
 # copyperf -d replays.
+# The shim's memcpy and memmove pass libcheck's checks, whichever way they copy: by themselves
+# where the architecture lays them out (lib/<arch>/preload_entries.S), or through its C entries
+# (another variant chosen, or calls recorded); their _chk entries stop a copy past the destination.
 # Usage: run.sh PRELOAD_SO PROBE MIX COPYPERF (the command, which replays a recorded mix)
-#        LINKED (a program linked against libcopyperf.so)
+#        LINKED (a program linked against libcopyperf.so) LIBCHECK
 set -u
 so=$(realpath "$1") probe=$2 mix=$(realpath "$3") copyperf=$(realpath "$4") linked=$(realpath "$5")
+libcheck=$(realpath "$6")
 check="python3 $(dirname "$0")/check_mix.py"
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../tally.sh"
@@ -40,6 +44,39 @@ grep -q "libcopyperf" "$tmp/where-plain" &&
 exports=$(nm -D --defined-only "$so" | awk '{ print $3 }' | sort | tr '\n' ' ')
 [ "$exports" = "__memcpy_chk __memmove_chk __mempcpy __mempcpy_chk memcpy memmove mempcpy " ] &&
 	ok "the shim exports the seven names it replaces, no more" || bad "the shim exports: $exports"
+# The shim's own entries, every size, offset and overlap, guard pages around them: as they copy by
+# default, with another variant chosen (on x86-64 its C entries then), and while recording.
+# checked LABEL [VAR=VALUE...]: libcheck on memcpy and memmove, in $rec (a recording is written there).
+checked() {
+	label=$1
+	shift
+	(cd "$rec" && env "$@" "$libcheck" "$so:memcpy:overlap" "$so:memmove:overlap") >"$tmp/libcheck" 2>&1 &&
+		tail -n 1 "$tmp/libcheck" | grep -q '^12 passed, 0 failed$' &&
+		ok "libcheck on the shim's memcpy and memmove, $label: $(tail -n 1 "$tmp/libcheck")" ||
+		bad "libcheck on the shim's memcpy and memmove, $label: $(grep -E '^FAIL|libcheck:' "$tmp/libcheck" | head -5) $(tail -n 1 "$tmp/libcheck")"
+}
+rec=$tmp/rec && mkdir "$rec"
+checked "as they copy by default"
+for isa in generic $("$copyperf" --list | sed -n 's/^copyperf_memcpy_\([a-z0-9_]*\) .*/\1/p' | tr _ -); do
+	checked "COPYPERF_ISA=$isa" COPYPERF_ISA="$isa"
+done
+checked "recording" COPYPERF_RECORD=checked
+[ -s "$rec/checked.memcpy" ] && [ -s "$rec/checked.memmove" ] &&
+	ok "libcheck's calls through the shim while recording: both families recorded" ||
+	bad "libcheck's calls through the shim while recording: files $(ls -A "$rec" | tr '\n' ' ')"
+rm -rf "$rec"
+# The _chk entries: a destination a byte too short is the C library's report and abort, as without the shim.
+for family in memcpy memmove; do
+	"$mix" overflow "$family" >"$tmp/overflow-plain" 2>"$tmp/overflow-plain.err"
+	plain=$?
+	LD_PRELOAD=$so "$mix" overflow "$family" >"$tmp/overflow-shim" 2>"$tmp/overflow-shim.err"
+	shim=$?
+	[ "$plain" = 134 ] && [ "$shim" = 134 ] && [ ! -s "$tmp/overflow-shim" ] &&
+		grep -q 'buffer overflow detected' "$tmp/overflow-shim.err" &&
+		ok "__${family}_chk past the destination: aborted with the C library's report, as without the shim" ||
+		bad "__${family}_chk past the destination: status $plain without the shim, $shim with it; $(cat "$tmp/overflow-shim" "$tmp/overflow-shim.err")"
+done
+
 # A program linked against libcopyperf.so loads and copies under the shim, and an old
 # binary's memcpy@GLIBC_2.2.5 (x86-64) stays a memmove.
 libdir=$(dirname "$linked")/..
