@@ -150,7 +150,7 @@ help:
 	@echo 'make check        the quick suites: $(CHECK_SUITES)'
 	@echo 'make test         every test suite (installs the Debian packages they need)'
 	@echo 'make test-SUITE   one of: $(sort $(CHECK_SUITES) $(TEST_SUITES))'
-	@echo 'make bench        libcopyperf against the C library (BENCHMARKS.md)'
+	@echo 'make bench        libcopyperf against the C library, then through the preload shim (BENCHMARKS.md)'
 	@echo 'make bench-apps   real programs without and with the preload shim (docs/bench-apps.md)'
 	@echo 'make install      under PREFIX (default /usr/local), LIBDIR, DESTDIR; make uninstall'
 	@echo 'make deb          the Debian packages, in build/deb/'
