@@ -65,11 +65,12 @@ checked "recording" COPYPERF_RECORD=checked
 	ok "libcheck's calls through the shim while recording: both families recorded" ||
 	bad "libcheck's calls through the shim while recording: files $(ls -A "$rec" | tr '\n' ' ')"
 rm -rf "$rec"
-# The _chk entries: a destination a byte too short is the C library's report and abort, as without the shim.
+# The _chk entries: a destination a byte too short is the C library's report and abort, as without
+# the shim (no core file, in $tmp if one were written).
 for family in memcpy memmove; do
-	"$mix" overflow "$family" >"$tmp/overflow-plain" 2>"$tmp/overflow-plain.err"
+	(cd "$tmp" && ulimit -c 0 && exec "$mix" overflow "$family") >"$tmp/overflow-plain" 2>"$tmp/overflow-plain.err"
 	plain=$?
-	LD_PRELOAD=$so "$mix" overflow "$family" >"$tmp/overflow-shim" 2>"$tmp/overflow-shim.err"
+	(cd "$tmp" && ulimit -c 0 && exec env LD_PRELOAD="$so" "$mix" overflow "$family") >"$tmp/overflow-shim" 2>"$tmp/overflow-shim.err"
 	shim=$?
 	[ "$plain" = 134 ] && [ "$shim" = 134 ] && [ ! -s "$tmp/overflow-shim" ] &&
 		grep -q 'buffer overflow detected' "$tmp/overflow-shim.err" &&
