@@ -2,17 +2,17 @@
 /*
  * libcopyperf-preload.so: memcpy, memmove and mempcpy (and __mempcpy, and the
  * _FORTIFY_SOURCE entries __memcpy_chk, __memmove_chk, __mempcpy_chk) backed by libcopyperf,
- * for LD_PRELOAD=.../libcopyperf-preload.so any-program.  Each call is shown
- * to the recorder first (record.h: one branch unless COPYPERF_RECORD is set),
- * with its family: the entries that promise disjoint buffers are memcpy's,
- * memmove and __memmove_chk memmove's.
+ * for LD_PRELOAD=.../libcopyperf-preload.so any-program.  The entries below
+ * show each call to the recorder first (record.h: one branch unless
+ * COPYPERF_RECORD is set), with its family: the entries that promise disjoint
+ * buffers are memcpy's, memmove and __memmove_chk memmove's.
  *
  * Where the architecture lays out memcpy, memmove and their _chk entries
  * itself (lib/<arch>/preload_entries.S, COPYPERF_PRELOAD_ENTRIES), the ladder
  * of the library's copy under the C library's names, those entries copy by
- * themselves once copyperf_preload_direct is set, and jump to
- * copyperf_preload_memcpy and copyperf_preload_memmove below until then or
- * otherwise.
+ * themselves once copyperf_preload_direct is set; until then or otherwise
+ * they jump to the routine the library chose, or, while calls are recorded,
+ * to copyperf_preload_memcpy and copyperf_preload_memmove below.
  */
 #include <string.h>
 #include "copyperf.h"

@@ -14,10 +14,11 @@
  * copyperf_preload_direct (lib/preload.c), which the shim's constructor sets
  * where the library has chosen the routine whose ladder this is
  * (copyperf_preload_direct_copy below) and no calls are being recorded.
- * Until then, and otherwise, each entry jumps to the shim's C entry of its
- * family, which records the call if asked and copies with whatever the
- * library has chosen. Both entries copy as memmove does: the shim's memcpy
- * is also memcpy@GLIBC_2.2.5, a memmove for programs older than 2.14.
+ * Until then, and otherwise, each entry jumps to the routine the library
+ * chose, or, while calls are recorded, to the shim's C entry of its family,
+ * which shows the call to the recorder first (avx512_ladder.inc,
+ * SIZE_TESTED). Both entries copy as memmove does: the shim's memcpy is also
+ * memcpy@GLIBC_2.2.5, a memmove for programs older than 2.14.
  */
 #include "blocks.inc"
 #include "avx512_ladder.inc"

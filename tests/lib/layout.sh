@@ -10,7 +10,7 @@
 # that the way to 4-15 bytes spans two lines (lib/x86_64/copy_vec_ladder.S).
 # The preload shim's memcpy and memmove (lib/x86_64/preload_entries.S) are
 # the AVX-512 ladder too, behind the test of copyperf_preload_direct: the
-# same rules, and that test first.
+# same rules, and that test first, in 9 bytes.
 # An edit that lays a path out otherwise fails here, not silently in a
 # benchmark.
 # Usage: layout.sh LIBRARY.so [PRELOAD_SHIM.so]
@@ -87,10 +87,18 @@ for fn in copyperf_memcpy_avx512 copyperf_memmove_avx512; do
 done
 if [ -n "$shim" ]; then
 	for fn in memcpy memmove; do
-		first=$(body_of "$fn" "$shim" | sed -n 2p)
+		body=$(body_of "$fn" "$shim")
+		first=$(printf '%s\n' "$body" | sed -n 2p)
+		# The test and its 2-byte branch: 9 bytes, the ladder's first instruction at +9.
+		ladder=$(($(printf '%s\n' "$body" | sed -n 4p | awk '{ print "0x" $1 }') - 0x$(printf '%s\n' "$body" | head -n 1)))
 		case $first in
 		*"cmpb "*"<copyperf_preload_direct>")
-			echo "layout.sh: the shim's $fn: the test of copyperf_preload_direct first"
+			if [ "$ladder" -eq 9 ]; then
+				echo "layout.sh: the shim's $fn: the test of copyperf_preload_direct first, the ladder at +9"
+			else
+				echo "layout.sh: the shim's $fn: the ladder starts at +$ladder, not +9: the test's branch is not a 2-byte one" >&2
+				status=1
+			fi
 			;;
 		*)
 			echo "layout.sh: the shim's $fn: its first instruction is not the test of copyperf_preload_direct: $first" >&2

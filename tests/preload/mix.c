@@ -9,7 +9,9 @@
  *   mix _exit      one copy, then _exit(0): nothing is written
  *   mix fork       copies, forks a child that copies and exits, copies again
  *   mix chdir DIR  one copy, then moves to DIR before it exits
- *   mix overflow F a _chk call of family F (memcpy, memmove) told its
+ *   mix overflow F a _chk call of family F (memcpy, memmove) whose copy fits
+ *                  its destination exactly, which must copy and return the
+ *                  destination ("exact fit copied"), then one told its
  *                  destination is a byte shorter than the copy: the C
  *                  library's report and abort, and nothing printed after
  *   mix threads N  N threads one after the other, 3 copies of 13 bytes each;
@@ -389,7 +391,14 @@ int main(int argc, char **argv)
 	if (strcmp(what, "dlclose") == 0 && argc > 2)
 		return unloaded(argv[2]);
 	if (strcmp(what, "overflow") == 0 && argc > 2) {
-		(strcmp(argv[2], "memmove") == 0 ? mov_chk : cpy_chk)(dst[0], src[0], 65, 64);
+		chk_fn chk = strcmp(argv[2], "memmove") == 0 ? mov_chk : cpy_chk;
+
+		memset(dst[0], 0, 64);
+		if (chk(dst[0], src[0], 64, 64) != dst[0] || memcmp(dst[0], src[0], 64) != 0)
+			return 1;
+		printf("exact fit copied\n");
+		fflush(stdout);
+		chk(dst[0], src[0], 65, 64);
 		printf("copied past the destination\n");
 		return 0;
 	}

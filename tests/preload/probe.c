@@ -3,10 +3,13 @@
  * The program test-preload runs with and without libcopyperf-preload.so:
  * memcpy, memmove and mempcpy over many sizes, offsets and overlaps, printing
  * a checksum of each result, so any difference shows.  With --where it prints
- * which object the three symbols resolve to instead.
+ * which object the three symbols resolve to instead; with --byte OFFSET the
+ * byte at OFFSET (hexadecimal, as nm prints a symbol's value) into the object
+ * memcpy resolves to, after its constructors have run.
  */
 #include <dlfcn.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,10 +53,28 @@ static int where(void)
 	return 0;
 }
 
+/* The byte at offset (hexadecimal) into the object memcpy resolves to, as a number. */
+static int byte_at(const char *offset)
+{
+	Dl_info info;
+	char *end;
+	unsigned long off = strtoul(offset, &end, 16);
+	void *sym = dlsym(RTLD_DEFAULT, "memcpy");
+
+	if (*offset == '\0' || *end || sym == NULL || !dladdr(sym, &info) || info.dli_fbase == NULL) {
+		fprintf(stderr, "probe: %s: not an offset into memcpy's object\n", offset);
+		return 2;
+	}
+	printf("%u\n", *((const unsigned char *)info.dli_fbase + off));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "--where") == 0)
 		return where();
+	if (argc > 2 && strcmp(argv[1], "--byte") == 0)
+		return byte_at(argv[2]);
 	for (size_t n = 1; n <= BUF; n = n < 300 ? n + 1 : n * 3 / 2 + 1) {
 		unsigned off = (unsigned)(n * 7 % 64), off2 = (unsigned)(n * 13 % 64);
 		unsigned char *end;
