@@ -42,10 +42,11 @@ for fn in copyperf_memcpy_sse2 copyperf_memmove_sse2 copyperf_memcpy_avx2 copype
 		echo "layout.sh: $fn: the entry and its first jump's target each start a line"
 	fi
 done
-# avx512_entry SO FN: the AVX-512 ladder's rules for the entry FN of SO.
+# avx512_entry SO FN [BODY]: the AVX-512 ladder's rules for the entry FN of SO (BODY: its
+# instructions as body_of gives them, where the caller has them already).
 avx512_entry() {
 	in=$1 fn=$2
-	body=$(body_of "$fn" "$in")
+	body=${3:-$(body_of "$fn" "$in")}
 	entry=$(printf '%s\n' "$body" | head -n 1)
 	if [ -z "$entry" ]; then
 		echo "layout.sh: $fn: not found in $in" >&2
@@ -105,7 +106,7 @@ if [ -n "$shim" ]; then
 			status=1
 			;;
 		esac
-		avx512_entry "$shim" "$fn"
+		avx512_entry "$shim" "$fn" "$body"
 	done
 fi
 exit $status

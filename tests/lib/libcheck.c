@@ -117,6 +117,40 @@ static int isa_honoured(void)
 	return strstr(copyperf_describe(), expect) != NULL;
 }
 
+/*
+ * Without routines named: copyperf_memcpy's first copies and the variant in
+ * force checked (counted in *passed, *failed), then every routine of the
+ * library's and the registry's available here as subjects; returns how many.
+ */
+static size_t default_subjects(struct subject *subjects, unsigned *passed, unsigned *failed)
+{
+	const struct subject first = { "copyperf_memcpy", copyperf_memcpy, 0 };
+	int defects = check_first_copies(&first); /* before describe reads the thresholds */
+	size_t n = 0;
+
+	printf("libcopyperf: %s\n", copyperf_describe());
+	printf("%s copyperf_memcpy: first copies%s\n", defects ? "FAIL" : "ok  ",
+	       defects ? " (defects)" : "");
+	defects ? (*failed)++ : (*passed)++;
+	if (isa_honoured()) {
+		(*passed)++;
+	} else {
+		printf("FAIL COPYPERF_ISA=%s is not the variant in force\n", getenv("COPYPERF_ISA"));
+		(*failed)++;
+	}
+	n = add_subject(subjects, n, "copyperf_memcpy", copyperf_memcpy, 0);
+	n = add_subject(subjects, n, "copyperf_memmove", copyperf_memmove, 1);
+	n = add_subject(subjects, n, "copyperf_generic_memcpy", copyperf_generic_memcpy, 0);
+	n = add_subject(subjects, n, "copyperf_generic_memmove", copyperf_generic_memmove, 1);
+	for (size_t i = 0; i < copyperf_routine_count(); i++) {
+		const struct copyperf_routine *r = copyperf_routine_at(i);
+
+		if (copyperf_routine_available(r))
+			n = add_subject(subjects, n, r->name, r->fn, !!(r->flags & COPYPERF_OVERLAP_OK));
+	}
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -149,31 +183,7 @@ int main(int argc, char **argv)
 			n = add_subject(subjects, n, r->name, r->fn, !!(r->flags & COPYPERF_OVERLAP_OK));
 		}
 	} else {
-		{
-			const struct subject first = { "copyperf_memcpy", copyperf_memcpy, 0 };
-			int defects = check_first_copies(&first); /* before describe reads the thresholds */
-
-			printf("libcopyperf: %s\n", copyperf_describe());
-			printf("%s copyperf_memcpy: first copies%s\n", defects ? "FAIL" : "ok  ",
-			       defects ? " (defects)" : "");
-			defects ? failed++ : passed++;
-		}
-		if (isa_honoured()) {
-			passed++;
-		} else {
-			printf("FAIL COPYPERF_ISA=%s is not the variant in force\n", getenv("COPYPERF_ISA"));
-			failed++;
-		}
-		n = add_subject(subjects, n, "copyperf_memcpy", copyperf_memcpy, 0);
-		n = add_subject(subjects, n, "copyperf_memmove", copyperf_memmove, 1);
-		n = add_subject(subjects, n, "copyperf_generic_memcpy", copyperf_generic_memcpy, 0);
-		n = add_subject(subjects, n, "copyperf_generic_memmove", copyperf_generic_memmove, 1);
-		for (size_t i = 0; i < copyperf_routine_count(); i++) {
-			const struct copyperf_routine *r = copyperf_routine_at(i);
-
-			if (copyperf_routine_available(r))
-				n = add_subject(subjects, n, r->name, r->fn, !!(r->flags & COPYPERF_OVERLAP_OK));
-		}
+		n = default_subjects(subjects, &passed, &failed);
 	}
 	for (size_t i = 0; i < n; i++)
 		for (size_t c = 0; c < sizeof(checks) / sizeof(checks[0]); c++) {
