@@ -6,8 +6,9 @@
 # test fetches the path again, two lines and not three; the page test's
 # branch and the size tests of the calls it refuses share a line, so that a
 # copy at a page's end fetches no line more for them; the SSE2 and AVX2
-# entries start a line, and so does the block their first jump reaches, so
-# that the way to 4-15 bytes spans two lines (lib/x86_64/copy_vec_ladder.S).
+# entries start a line that holds their first block, to its ret, and their
+# size tests below a vector, and the 4-15 byte block starts a line of its
+# own: the way to it two lines (lib/x86_64/copy_vec_ladder.S).
 # The preload shim's memcpy and memmove (lib/x86_64/preload_entries.S) are
 # the AVX-512 ladder too, behind the test of copyperf_preload_direct: the
 # same rules, and that test first, in 9 bytes.
@@ -30,16 +31,21 @@ body_of() {
 for fn in copyperf_memcpy_sse2 copyperf_memmove_sse2 copyperf_memcpy_avx2 copyperf_memmove_avx2; do
 	body=$(body_of "$fn")
 	entry=$(printf '%s\n' "$body" | head -n 1)
-	# The first jump's target: "ja 6680 <copyperf_memcpy_avx2+0x40>" gives 6680.
-	target=$(printf '%s\n' "$body" | awk 'NR > 1 && $2 ~ /^j/ { print $3; exit }')
-	if [ -z "$entry" ] || [ -z "$target" ]; then
-		echo "layout.sh: $fn: not found in $so" >&2
+	ret=$(printf '%s\n' "$body" | awk 'NR > 1 && $2 == "ret" { print $1; exit }')
+	# The jump after the test against 4 bytes, and its target: "jae 71c0 <...>" gives 71c0.
+	to_4_15=$(printf '%s\n' "$body" | awk '
+		prev ~ /^cmp \$0x4,%edx$/ && $2 ~ /^j/ { print $1, $3; exit }
+		{ prev = $2 " " $3 }')
+	jump=${to_4_15% *} target=${to_4_15#* }
+	if [ -z "$entry" ] || [ -z "$ret" ] || [ -z "$to_4_15" ]; then
+		echo "layout.sh: $fn: not found in $so, or no test against 4 bytes" >&2
 		status=1
-	elif [ $((0x$entry % 64)) -ne 0 ] || [ $((0x$target % 64)) -ne 0 ]; then
-		echo "layout.sh: $fn: the entry (0x$entry) or its first jump's target (0x$target) does not start a line" >&2
+	elif [ $((0x$entry % 64)) -ne 0 ] || [ $((0x$ret - 0x$entry)) -ge 64 ] ||
+		[ $((0x$jump - 0x$entry)) -ge 64 ] || [ $((0x$target % 64)) -ne 0 ]; then
+		echo "layout.sh: $fn: the entry (0x$entry), its first ret (0x$ret) and the jump to 4-15 bytes (0x$jump) do not share a line, or that jump's target (0x$target) does not start one" >&2
 		status=1
 	else
-		echo "layout.sh: $fn: the entry and its first jump's target each start a line"
+		echo "layout.sh: $fn: the first block and the size tests in the entry's line, 4-15 bytes from a line's start"
 	fi
 done
 # avx512_entry SO FN [BODY]: the AVX-512 ladder's rules for the entry FN of SO (BODY: its
