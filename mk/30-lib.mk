@@ -108,6 +108,17 @@ bench-masked: $(MASKED_OPS)
 # Either run's NOT MET fails the target, after both have run.
 BENCH_SHIM_CASES ?= sweep repeat chain dist
 
+# Then, on x86-64, the variants other CPUs run, each against the glibc variant such a CPU gets
+# (GLIBC_TUNABLES hides the same features from glibc's choice), where this CPU can run them
+# and the default is another: ISA:CPU-FLAG:TUNABLES, the flag /proc/cpuinfo must list. AVX2
+# for CPUs without AVX-512, SSE2 for those without AVX, and AVX-512's branchless variant, a
+# choice (COPYPERF_ISA) against glibc's default.
+BENCH_VARIANT_CASES ?= sweep repeat chain dist
+BENCH_HIDE_AVX512 := glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW
+BENCH_HIDE_AVX := $(BENCH_HIDE_AVX512),-AVX_Fast_Unaligned_Load
+BENCH_VARIANTS ?= $(if $(filter x86_64,$(ARCH_DIR)),avx2:avx512bw:$(BENCH_HIDE_AVX512) \
+	sse2:avx2:$(BENCH_HIDE_AVX) avx512-branchless:avx512bw:)
+
 .PHONY: bench
 bench: $(COPYBENCH) $(PRELOAD_SO)
 	@echo "machine: $$(uname -srm), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"\
@@ -116,6 +127,12 @@ bench: $(COPYBENCH) $(PRELOAD_SO)
 	echo "$(COPYBENCH) $(BENCH_ARGS)"; $(COPYBENCH) $(BENCH_ARGS) || status=1; \
 	echo; echo "through the preload shim: $(COPYBENCH) $(BENCH_SHIM_CASES) -c $(abspath $(PRELOAD_SO)):memcpy:overlap"; \
 	$(COPYBENCH) $(BENCH_SHIM_CASES) -c $(abspath $(PRELOAD_SO)):memcpy:overlap || status=1; \
+	for v in $(BENCH_VARIANTS); do \
+		isa=$${v%%:*} rest=$${v#*:}; flag=$${rest%%:*} hide=$${rest#*:}; \
+		grep -qw "$$flag" /proc/cpuinfo || continue; \
+		echo; echo "the $$isa variant: COPYPERF_ISA=$$isa GLIBC_TUNABLES=$$hide $(COPYBENCH) $(BENCH_VARIANT_CASES)"; \
+		COPYPERF_ISA=$$isa GLIBC_TUNABLES=$$hide $(COPYBENCH) $(BENCH_VARIANT_CASES) || status=1; \
+	done; \
 	exit $$status
 
 # ---- make bench-walk: chunk walks at every placement and in both loop shapes (not in make test) ----
