@@ -25,6 +25,7 @@
  *                 against copyperf_memcpy and memmove's against copyperf_memmove, in
  *                 the L1 and L2 working sets; dist-llc in the last level as
  *                 llc_probe() finds it (-w SIZE: dist-llc's working set instead),
+ *                 and whether the set stayed there while its rows ran (set_reads),
  *                 dist-cold from memory (twice llc_memory_level()); dist-stream one
  *                 call after another through two walks of twice that level
  *                 (copyperf -w stream); dist-chain at L1 and L2, each call waiting
@@ -56,9 +57,11 @@
 #include "measure/call_mixes/workloads.h"
 #include "measure/engine/lane.h"
 #include "measure/engine/timing.h"
+#include "measure/hardware/cache.h"
 #include "measure/hardware/llc_probe.h"
 #include "stats/mann_whitney.h"
 #include "stats/stats.h"
+#include "sizes.h"
 
 #define MAX_ROUNDS 101
 #define MAX_PROCS 51
@@ -825,20 +828,61 @@ static void print_raw(unsigned t, const struct result *r, unsigned n)
 	}
 }
 
-/* Reads one line of print_raw's; 0 at the end. */
-static int scan_raw(FILE *in, unsigned *t, unsigned *i, struct result *r)
+/*
+ * Whether the last level held a dist-llc table's set while its rows ran: in
+ * each process, right after them, random reads through a region of the set's
+ * size against reads through twice the L2, as llc_probe() reads them. On a
+ * guest whose L3 its host's other guests share, a set that the probe found
+ * held at the start can stream from memory minutes later, and its rows then
+ * measure memory; the table says so beside its rows.
+ */
+static int measures_llc(unsigned t)
 {
+	return tables[t].wsets[0] && !strcmp(tables[t].wsets[0], "llc");
+}
+
+/* That ratio for table t, in this process (0: not measured: no L2 known, or no memory). */
+static double set_reads_ratio(unsigned t)
+{
+	uint64_t l2 = cache_data_size(2);
+	double ref = l2 ? llc_chase_ns(2 * l2, NULL) : -1, set = llc_chase_ns(mixes[t].ws[0], NULL);
+
+	return ref > 0 && set > 0 ? set / ref : 0;
+}
+
+/* A line of its own beside print_raw's rows: "set TABLE RATIO". */
+static void print_set_reads(unsigned t)
+{
+	printf("set %u %a\n", t, set_reads_ratio(t));
+}
+
+/* Reads one line of print_raw's ('r') or print_set_reads' ('s'); 0 at the end. */
+static int scan_raw(FILE *in, unsigned *t, unsigned *i, struct result *r, double *set)
+{
+	char line[1024];
+	const char *at;
+	int used;
+
 	memset(r, 0, sizeof(*r));
-	if (fscanf(in, "%u %u", t, i) != 2)
+	if (!fgets(line, sizeof(line), in))
 		return 0;
-	for (unsigned c = 0; c < MAX_CONTENDERS; c++)
-		if (fscanf(in, "%la %la %la", &r->s[c].median, &r->s[c].min, &r->s[c].max) != 3)
+	if (sscanf(line, "set %u %la", t, set) == 2)
+		return 's';
+	if (sscanf(line, "%u %u%n", t, i, &used) != 2)
+		return 0;
+	at = line + used;
+	for (unsigned c = 0; c < MAX_CONTENDERS; c++) {
+		if (sscanf(at, " %la %la %la%n", &r->s[c].median, &r->s[c].min, &r->s[c].max, &used) != 3)
 			return 0;
-	return 1;
+		at += used;
+	}
+	return 'r';
 }
 
 /* results[table][size][process] */
 static struct result results[N_TABLES][MAX_SIZES][MAX_PROCS];
+/* set_reads[table][process]: set_reads_ratio's, 0 where not measured */
+static double set_reads[N_TABLES][MAX_PROCS];
 
 /* Runs one child (this program, exec'd afresh) and files its report as process p. */
 static void run_child(char *const *child_argv, unsigned p, const int *want)
@@ -848,9 +892,13 @@ static void run_child(char *const *child_argv, unsigned p, const int *want)
 	FILE *in = fresh_process_start("copybench", child_argv, &pid);
 	unsigned t, i;
 	struct result r;
+	double set;
+	int kind;
 
-	while (scan_raw(in, &t, &i, &r))
-		if (t < N_TABLES && i < n_rows(t)) {
+	while ((kind = scan_raw(in, &t, &i, &r, &set)))
+		if (kind == 's' && t < N_TABLES)
+			set_reads[t][p] = set;
+		else if (kind == 'r' && t < N_TABLES && i < n_rows(t)) {
 			results[t][i][p] = r;
 			got[t][i] = 1;
 		}
@@ -1075,6 +1123,35 @@ static int judge_rows(unsigned t, const struct pooled *v)
 }
 
 /* Every row at least 1.00x, and the geometric mean at least the table's target, if it has one. */
+/*
+ * Beside a dist-llc table's rows: whether the last level held its set while
+ * they ran (set_reads), the median over the processes and their range.
+ */
+static void report_set_reads(unsigned t)
+{
+	double r[MAX_PROCS];
+	unsigned n = 0;
+	char set[32], ref[32];
+	struct summary s;
+
+	for (unsigned p = 0; p < procs; p++)
+		if (set_reads[t][p] > 0)
+			r[n++] = set_reads[t][p];
+	format_size(mixes[t].ws[0], set, sizeof(set));
+	format_size(2 * cache_data_size(2), ref, sizeof(ref));
+	if (!n) {
+		printf("%10s  the set, %s, right after its rows: not read (no L2 size known, or no memory)\n",
+		       "", set);
+		return;
+	}
+	s = stats_of(r, n);
+	printf("%10s  the set, %s, right after its rows: a random read %.1fx one of %s [%.1f-%.1f]\n"
+	       "%10s  (median of the processes): %s (held: within %.0fx, the last level probe's rule)\n",
+	       "", set, s.median, ref, s.min, s.max, "",
+	       s.median <= LLC_HOLDS_RATIO ? "held in the last level" : "not held, partly from memory",
+	       LLC_HOLDS_RATIO);
+}
+
 static int report_rows(unsigned t)
 {
 	struct pooled v[MAX_SIZES];
@@ -1082,6 +1159,8 @@ static int report_rows(unsigned t)
 	char what[80];
 
 	report_table(t, v);
+	if (measures_llc(t))
+		report_set_reads(t);
 	ok = judge_rows(t, v);
 	if (tables[t].gm_target > 0) {
 		snprintf(what, sizeof(what), "geometric mean >= %.2fx", tables[t].gm_target);
@@ -1345,6 +1424,8 @@ int main(int argc, char **argv)
 
 				measure_table(t, r);
 				print_raw(t, r, n_rows(t));
+				if (measures_llc(t))
+					print_set_reads(t);
 			}
 		return 0;
 	}

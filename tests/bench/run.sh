@@ -101,6 +101,11 @@ grep -q '^(2 processes x 3 rounds, interleaved; ns per call' "$out" && ok "dist:
 "$bench" -p 2 -r 3 -w 64K dist-llc >"$out" 2>"$err"
 rc=$?
 if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist-llc -w 64K: exit $rc"; else bad "dist-llc -w 64K: exit $rc, $(cat "$err")"; fi
+# Beside each table, whether the last level held the set right after its rows: 64 KiB, in
+# the L2 at most, reads faster than twice the L2 does, so it holds.
+[ "$(grep -cE '^ +the set, 64 KiB, right after its rows: a random read 0\.[0-9]x one of [0-9]+ [KMG]iB \[[0-9.]+-[0-9.]+\]$' "$out")" -eq 2 ] &&
+	[ "$(grep -cE '^ +\(median of the processes\): held in the last level \(held: within 3x' "$out")" -eq 2 ] &&
+	ok "dist-llc -w 64K: the set held, read beside each table" || bad "dist-llc -w 64K: no reads of the set, or not held"
 for kind in memcpy memmove; do
 	mix_rows "dist-llc -w 64K" $kind 64K 10
 	grep -qE "^  dist-llc 64K $kind: none below 1.00x +(met|NOT MET)$" "$out" &&
@@ -116,6 +121,8 @@ if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist-llc: exit $rc"; else bad "dis
 [ "$(grep -cE '^llc, cold: from (a last level of [0-9]+ [KMG]iB as measured|the last level the machine reports)' "$out")" -eq 1 ] &&
 	ok "dist-llc: the last level's line" || bad "dist-llc: no line naming the last level"
 mix_rows dist-llc memcpy llc 10
+[ "$(grep -cE '^ +\(median of the processes\): (held in the last level|not held, partly from memory) ' "$out")" -eq 2 ] &&
+	ok "dist-llc: whether the set held, beside each table" || bad "dist-llc: no word on the set"
 
 # Every CPU copying: one row per size, the CPUs counted, a verdict per size.
 "$bench" -p 1 -r 3 threads >"$out" 2>"$err"
