@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cache_info.h"
+#include "generic/copy_compat.h"
 #include "text.h"
 
 #define MAX_INDEX 16 /* sysfs numbers a CPU's caches index0, index1, ... */
@@ -96,7 +97,8 @@ size_t copyperf_cache_read(unsigned long cpu, struct cp_cache *out, size_t max)
 		if (!read_attr(cpu, i, "type", buf, sizeof(buf))) {
 			size_t len = strlen(buf);
 
-			memcpy(c->type, buf, len < sizeof(c->type) ? len : sizeof(c->type) - 1);
+			/* the library's own copy: in the preload shim memcpy is the shim's */
+			copyperf_generic_memcpy(c->type, buf, len < sizeof(c->type) ? len : sizeof(c->type) - 1);
 		}
 		if (!read_attr(cpu, i, "size", buf, sizeof(buf)) && !copyperf_parse_size(buf, &c->size, &end))
 			c->size = 0;

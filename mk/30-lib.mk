@@ -48,6 +48,7 @@ LIB_LAYOUT := $(if $(filter x86_64,$(ARCH_DIR)),tests/lib/layout.sh $(BUILD)/$(L
 test-lib-quick: $(LIBCHECK) $(BUILD)/$(LIB_SO_FILE) $(PRELOAD_SO)
 	@tests/lib/run.sh $(LIBCHECK)
 	@$(LIB_LAYOUT)
+	@tests/lib/no_copy_calls.sh $(PRELOAD_SO)
 
 test-lib: $(LIBCHECK)
 	@$(SAN_MAKE) $(SAN_BUILD)/tests/libcheck >/dev/null

@@ -184,7 +184,8 @@ void copyperf_x86_tune(void)
 	if (__atomic_exchange_n(&started, 1, __ATOMIC_ACQ_REL))
 		return;
 	copyperf_x86_tuning_compute(copyperf_x86_features(), &r);
-	report = r;
+	/* not an assignment, which a compiler may make a call to memcpy: the shim's, here */
+	copyperf_generic_memcpy(&report, &r, sizeof(report));
 	copyperf_x86_tuning = r.t;
 	__atomic_store_n(&copyperf_x86_tuned, 1, __ATOMIC_RELEASE);
 }
