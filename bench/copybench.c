@@ -1122,7 +1122,6 @@ static int judge_rows(unsigned t, const struct pooled *v)
 	return verdict(t, "none below 1.00x", 0, j->below == 0);
 }
 
-/* Every row at least 1.00x, and the geometric mean at least the table's target, if it has one. */
 /*
  * Beside a dist-llc table's rows: whether the last level held its set while
  * they ran (set_reads), the median over the processes and their range.
@@ -1152,6 +1151,7 @@ static void report_set_reads(unsigned t)
 	       LLC_HOLDS_RATIO);
 }
 
+/* Every row at least 1.00x, and the geometric mean at least the table's target, if it has one. */
 static int report_rows(unsigned t)
 {
 	struct pooled v[MAX_SIZES];
