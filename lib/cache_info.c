@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "cache_info.h"
-#include "generic/copy_compat.h"
 #include "text.h"
 
 #define MAX_INDEX 16 /* sysfs numbers a CPU's caches index0, index1, ... */
@@ -94,12 +93,8 @@ size_t copyperf_cache_read(unsigned long cpu, struct cp_cache *out, size_t max)
 			break;
 		memset(c, 0, sizeof(*c));
 		c->level = (unsigned)strtoul(buf, NULL, 10);
-		if (!read_attr(cpu, i, "type", buf, sizeof(buf))) {
-			size_t len = strlen(buf);
-
-			/* the library's own copy: in the preload shim memcpy is the shim's */
-			copyperf_generic_memcpy(c->type, buf, len < sizeof(c->type) ? len : sizeof(c->type) - 1);
-		}
+		if (!read_attr(cpu, i, "type", buf, sizeof(buf)))
+			copyperf_text_put(c->type, c->type + sizeof(c->type) - 1, buf);
 		if (!read_attr(cpu, i, "size", buf, sizeof(buf)) && !copyperf_parse_size(buf, &c->size, &end))
 			c->size = 0;
 		if (!read_attr(cpu, i, "coherency_line_size", buf, sizeof(buf)))

@@ -29,7 +29,7 @@ void llc_probe_with(struct llc_probe *p, uint64_t reported, uint64_t l2, llc_cha
 
 		if (!(ns > 0)) /* no memory for it: what was measured holds, the rest is untested */
 			return;
-		if (ns > LLC_HOLDS_RATIO * p->ref_ns) {
+		if (!llc_reads_hold(ns, p->ref_ns)) {
 			p->size = p->miss_bytes = bytes;
 			p->miss_ns = ns;
 			return;

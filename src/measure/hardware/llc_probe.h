@@ -20,6 +20,12 @@
  */
 #define LLC_HOLDS_RATIO 3.0
 
+/* Whether random reads of ns each hold in the last level, against ref_ns of twice the L2. */
+static inline bool llc_reads_hold(double ns, double ref_ns)
+{
+	return ns <= LLC_HOLDS_RATIO * ref_ns;
+}
+
 struct llc_probe {
 	bool probed;       /* the regions were read; false: the machine's figure stands untested */
 	bool given;        /* size is COPYPERF_LLC's: nothing probed */
