@@ -68,6 +68,14 @@ PRELOAD_OBJ := $(BUILD)/lib/preload.o $(BUILD)/lib/record.o $(BUILD)/lib/record_
 PRELOAD_ENTRIES := $(if $(filter generic,$(ARCH_DIR)),,$(wildcard lib/$(ARCH_DIR)/preload_entries.S))
 PRELOAD_OBJ += $(patsubst %.S,$(BUILD)/%.o,$(PRELOAD_ENTRIES))
 PRELOAD_MAP := lib/preload.map
+# On x86-64 a second shim, whose entries are the AVX2 ladder, for CPUs without AVX-512: in
+# glibc-hwcaps/x86-64-v3/ beside the first, where the dynamic loader looks before the first's
+# directory for a shim preloaded by its name alone on such a CPU, and `copyperf program` where
+# the library copies with AVX2. x86-64-v4/ holds a link to the first, which CPUs with AVX-512
+# would otherwise pass over for the second.
+PRELOAD_HWCAPS := $(if $(filter x86_64,$(ARCH_DIR)),glibc-hwcaps/x86-64-v3/libcopyperf-preload.so)
+PRELOAD_V4     := $(if $(PRELOAD_HWCAPS),glibc-hwcaps/x86-64-v4/libcopyperf-preload.so)
+PRELOAD_AVX2_SO := $(if $(PRELOAD_HWCAPS),$(BUILD)/$(PRELOAD_HWCAPS))
 # Loaded by path, never linked: Debian's packages keep it in a directory of its own.
 PRELOADDIR  ?= $(LIBDIR)
 
@@ -78,7 +86,7 @@ MAIN_OBJ    := $(BUILD)/src/main.o
 COPYPERF    := $(BUILD)/copyperf
 
 .PHONY: all run test install uninstall clean help
-all: $(COPYPERF) $(LIB_A) $(LIB_SO) $(BUILD)/$(LIB_SONAME) $(PRELOAD_SO)
+all: $(COPYPERF) $(LIB_A) $(LIB_SO) $(BUILD)/$(LIB_SONAME) $(PRELOAD_SO) $(PRELOAD_AVX2_SO)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -113,9 +121,20 @@ $(PRELOAD_OBJ): ALL_CFLAGS += -fno-builtin
 $(BUILD)/lib/preload.o: ALL_CFLAGS += $(if $(PRELOAD_ENTRIES),-DCOPYPERF_PRELOAD_ENTRIES)
 # Never unloaded (-z nodelete): a thread that exits after a dlclose would call the
 # recorder's thread-exit handler in unmapped code.
+PRELOAD_LINK = $(CC) -shared -Wl,-soname,libcopyperf-preload.so -Wl,-z,nodelete \
+	-Wl,--version-script=$(PRELOAD_MAP) $(LDFLAGS) -o $@ $(filter %.o,$^)
 $(PRELOAD_SO): $(PRELOAD_OBJ) $(LIB_OBJ) $(PRELOAD_MAP)
-	$(CC) -shared -Wl,-soname,libcopyperf-preload.so -Wl,-z,nodelete -Wl,--version-script=$(PRELOAD_MAP) \
-		$(LDFLAGS) -o $@ $(PRELOAD_OBJ) $(LIB_OBJ)
+	$(PRELOAD_LINK)
+
+$(BUILD)/lib/x86_64/preload_entries_avx2.o: lib/x86_64/preload_entries.S
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DCOPYPERF_PRELOAD_AVX2 -fPIC -MMD -MP -c $< -o $@
+
+$(PRELOAD_AVX2_SO): $(filter-out %/preload_entries.o,$(PRELOAD_OBJ)) \
+		$(BUILD)/lib/x86_64/preload_entries_avx2.o $(LIB_OBJ) $(PRELOAD_MAP)
+	@mkdir -p $(dir $@) $(BUILD)/$(dir $(PRELOAD_V4))
+	$(PRELOAD_LINK)
+	ln -sfn ../../libcopyperf-preload.so $(BUILD)/$(PRELOAD_V4)
 
 $(COPYPERF): $(MAIN_OBJ) $(CMD_OBJ) $(LIB_A)
 	$(CC) $(STATIC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -186,6 +205,9 @@ install: all
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libcopyperf.so
 	install -m 644 include/copyperf.h $(DESTDIR)$(PREFIX)/include/copyperf.h
 	install -D -m 644 $(PRELOAD_SO) $(DESTDIR)$(PRELOADDIR)/libcopyperf-preload.so
+	$(if $(PRELOAD_HWCAPS),install -D -m 644 $(PRELOAD_AVX2_SO) $(DESTDIR)$(PRELOADDIR)/$(PRELOAD_HWCAPS))
+	$(if $(PRELOAD_V4),install -d $(DESTDIR)$(PRELOADDIR)/$(dir $(PRELOAD_V4)) && \
+		ln -sfn ../../libcopyperf-preload.so $(DESTDIR)$(PRELOADDIR)/$(PRELOAD_V4))
 	install -m 644 include/uapi/copyperf_ioctl.h $(DESTDIR)$(PREFIX)/include/copyperf_ioctl.h
 	install -D -m 644 copyperf.1 $(DESTDIR)$(PREFIX)/share/man/man1/copyperf.1
 	printf '%s\n' "$$PC_FILE" > $(BUILD)/copyperf.pc
@@ -200,10 +222,13 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/$(LIB_SO_FILE) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME) \
 		$(DESTDIR)$(LIBDIR)/libcopyperf.so $(DESTDIR)$(PREFIX)/include/copyperf.h \
 		$(DESTDIR)$(PRELOADDIR)/libcopyperf-preload.so \
+		$(addprefix $(DESTDIR)$(PRELOADDIR)/,$(PRELOAD_HWCAPS) $(PRELOAD_V4)) \
 		$(DESTDIR)$(PREFIX)/include/copyperf_ioctl.h $(DESTDIR)$(PREFIX)/share/man/man1/copyperf.1 \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/copyperf.pc \
 		$(addprefix $(DESTDIR)$(DATADIR)/distributions/,$(notdir $(DIST_DATA)))
 	-rmdir $(DESTDIR)$(DATADIR)/distributions $(DESTDIR)$(DATADIR) 2>/dev/null
+	-$(if $(PRELOAD_HWCAPS),cd $(DESTDIR)$(PRELOADDIR) && rmdir $(dir $(PRELOAD_HWCAPS)) \
+		$(dir $(PRELOAD_V4)) glibc-hwcaps 2>/dev/null)
 	$(LDCONFIG_INTO_SYSTEM)
 
 clean:

@@ -1,5 +1,5 @@
 # The whole tree builds warning-free with gcc and clang, the ladders' layout holds in both
-# builds, neither build's shim calls a copy through its PLT, and the command's tests pass under AddressSanitizer and UndefinedBehaviorSanitizer.
+# builds, neither build's shims call a copy through their PLT, and the command's tests pass under AddressSanitizer and UndefinedBehaviorSanitizer.
 TEST_SUITES   += test-warnings test-sanitize-cli
 TEST_PACKAGES += clang libclang-rt-14-dev
 
@@ -18,8 +18,9 @@ test-warnings:
 			$$(echo $(UNIT_BIN) $(COPYPERF_BROKEN) $(COPYBENCH) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(RECORD_COST) $(WALK_GRID) | \
 				sed "s|$(BUILD)/|build/werror-$$cc/|g") || exit 1; \
 		$(if $(LIB_LAYOUT),tests/lib/layout.sh build/werror-$$cc/$(LIB_SO_FILE) \
-			build/werror-$$cc/$(notdir $(PRELOAD_SO)) || exit 1;) \
-		tests/lib/no_copy_calls.sh build/werror-$$cc/$(notdir $(PRELOAD_SO)) || exit 1; \
+			build/werror-$$cc/$(notdir $(PRELOAD_SO)) build/werror-$$cc/$(PRELOAD_HWCAPS) || exit 1;) \
+		tests/lib/no_copy_calls.sh build/werror-$$cc/$(notdir $(PRELOAD_SO)) \
+			$(if $(PRELOAD_HWCAPS),build/werror-$$cc/$(PRELOAD_HWCAPS)) || exit 1; \
 	done
 
 test-sanitize-cli: $(SHARED_ROUTINES) $(PRELOAD_SO) $(PROGRAM_COPIER) $(PROGRAM_BROKEN_SHIM)

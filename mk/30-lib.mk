@@ -42,13 +42,14 @@ LIB_FORCED := "COPYPERF_REP_MOVSB_MIN=0 COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_TH
 
 # The ladders' layout in assembly, the library's and the preload shim's (tests/lib/layout.sh
 # says which lines each path takes).
-LIB_LAYOUT := $(if $(filter x86_64,$(ARCH_DIR)),tests/lib/layout.sh $(BUILD)/$(LIB_SO_FILE) $(PRELOAD_SO))
+LIB_LAYOUT := $(if $(filter x86_64,$(ARCH_DIR)),tests/lib/layout.sh $(BUILD)/$(LIB_SO_FILE) $(PRELOAD_SO) \
+	$(PRELOAD_AVX2_SO))
 
 .PHONY: test-lib-quick test-lib
-test-lib-quick: $(LIBCHECK) $(BUILD)/$(LIB_SO_FILE) $(PRELOAD_SO)
+test-lib-quick: $(LIBCHECK) $(BUILD)/$(LIB_SO_FILE) $(PRELOAD_SO) $(PRELOAD_AVX2_SO)
 	@tests/lib/run.sh $(LIBCHECK)
 	@$(LIB_LAYOUT)
-	@tests/lib/no_copy_calls.sh $(PRELOAD_SO)
+	@tests/lib/no_copy_calls.sh $(PRELOAD_SO) $(PRELOAD_AVX2_SO)
 
 test-lib: $(LIBCHECK)
 	@$(SAN_MAKE) $(SAN_BUILD)/tests/libcheck >/dev/null
@@ -70,8 +71,9 @@ $(PRELOAD_LINKED): $(BUILD)/tests/preload/linked.o $(BUILD)/$(LIB_SONAME) $(LIB_
 	$(CC) $(LDFLAGS) -o $@ $< -L$(BUILD) -lcopyperf
 
 .PHONY: test-preload
-test-preload: $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF) $(PRELOAD_LINKED) $(LIBCHECK)
-	@tests/preload/run.sh $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF) $(PRELOAD_LINKED) $(LIBCHECK)
+test-preload: $(PRELOAD_SO) $(PRELOAD_AVX2_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF) $(PRELOAD_LINKED) $(LIBCHECK)
+	@tests/preload/run.sh $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF) $(PRELOAD_LINKED) $(LIBCHECK) \
+		$(PRELOAD_AVX2_SO)
 
 # ---- make bench: copyperf_memcpy against the C library's memcpy (not part of make test) -------
 COPYBENCH := $(BUILD)/bench/copybench
@@ -111,17 +113,18 @@ BENCH_SHIM_CASES ?= sweep repeat chain dist
 
 # Then, on x86-64, the variants other CPUs run, each against the glibc variant such a CPU gets
 # (GLIBC_TUNABLES hides the same features from glibc's choice), where this CPU can run them
-# and the default is another: ISA:CPU-FLAG:TUNABLES, the flag /proc/cpuinfo must list. AVX2
-# for CPUs without AVX-512, SSE2 for those without AVX, and AVX-512's branchless variant, a
-# choice (COPYPERF_ISA) against glibc's default.
+# and the default is another: ISA:CPU-FLAG:TUNABLES[:SHIM], the flag /proc/cpuinfo must list,
+# and the preload shim such a CPU gets, whose pass follows the variant's. AVX2 for CPUs
+# without AVX-512 (and its shim), SSE2 for those without AVX, and AVX-512's branchless
+# variant, a choice (COPYPERF_ISA) against glibc's default.
 BENCH_VARIANT_CASES ?= sweep repeat chain dist
 BENCH_HIDE_AVX512 := glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW
 BENCH_HIDE_AVX := $(BENCH_HIDE_AVX512),-AVX_Fast_Unaligned_Load
-BENCH_VARIANTS ?= $(if $(filter x86_64,$(ARCH_DIR)),avx2:avx512bw:$(BENCH_HIDE_AVX512) \
-	sse2:avx2:$(BENCH_HIDE_AVX) avx512-branchless:avx512bw:)
+BENCH_VARIANTS ?= $(if $(filter x86_64,$(ARCH_DIR)),avx2:avx512bw:$(BENCH_HIDE_AVX512):$(abspath \
+	$(PRELOAD_AVX2_SO)) sse2:avx2:$(BENCH_HIDE_AVX) avx512-branchless:avx512bw:)
 
 .PHONY: bench
-bench: $(COPYBENCH) $(PRELOAD_SO)
+bench: $(COPYBENCH) $(PRELOAD_SO) $(PRELOAD_AVX2_SO)
 	@echo "machine: $$(uname -srm), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"\
 		"$$(nproc) CPUs, glibc $$(ldd --version | head -1 | awk '{print $$NF}'); load: $$(cut -d' ' -f1-3 /proc/loadavg)"
 	@status=0; \
@@ -129,10 +132,14 @@ bench: $(COPYBENCH) $(PRELOAD_SO)
 	echo; echo "through the preload shim: $(COPYBENCH) $(BENCH_SHIM_CASES) -c $(abspath $(PRELOAD_SO)):memcpy:overlap"; \
 	$(COPYBENCH) $(BENCH_SHIM_CASES) -c $(abspath $(PRELOAD_SO)):memcpy:overlap || status=1; \
 	for v in $(BENCH_VARIANTS); do \
-		isa=$${v%%:*} rest=$${v#*:}; flag=$${rest%%:*} hide=$${rest#*:}; \
+		isa=$${v%%:*} rest=$${v#*:}; flag=$${rest%%:*} rest=$${rest#*:}; \
+		hide=$${rest%%:*} shim=; case $$rest in *:*) shim=$${rest#*:};; esac; \
 		grep -qw "$$flag" /proc/cpuinfo || continue; \
 		echo; echo "the $$isa variant: COPYPERF_ISA=$$isa GLIBC_TUNABLES=$$hide $(COPYBENCH) $(BENCH_VARIANT_CASES)"; \
 		COPYPERF_ISA=$$isa GLIBC_TUNABLES=$$hide $(COPYBENCH) $(BENCH_VARIANT_CASES) || status=1; \
+		[ -n "$$shim" ] || continue; \
+		echo; echo "the $$isa variant through its preload shim: COPYPERF_ISA=$$isa GLIBC_TUNABLES=$$hide $(COPYBENCH) $(BENCH_SHIM_CASES) -c $$shim:memcpy:overlap"; \
+		COPYPERF_ISA=$$isa GLIBC_TUNABLES=$$hide $(COPYBENCH) $(BENCH_SHIM_CASES) -c $$shim:memcpy:overlap || status=1; \
 	done; \
 	exit $$status
 

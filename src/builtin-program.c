@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "builtin.h"
+#include "copyperf.h"
 #include "interrupt.h"
 #include "options.h"
 #include "program/program.h"
@@ -32,7 +33,9 @@ static const char program_usage[] =
 	"  -n, --pairs N         timed runs of each side (default 7)\n"
 	"      --cpu N           pin CMD (and its children) to CPU N\n"
 	"      --shim FILE       the shim to preload (default: libcopyperf-preload.so beside\n"
-	"                        this copyperf, else " COPYPERF_PRELOADDIR "/libcopyperf-preload.so)\n"
+	"                        this copyperf, else " COPYPERF_PRELOADDIR "/libcopyperf-preload.so;\n"
+	"                        where the library copies with AVX2, the AVX2 shim in\n"
+	"                        glibc-hwcaps/x86-64-v3/ beside it, if there)\n"
 	"      --aa              the A/A control: both sides without the shim\n"
 	"      --stdin FILE      CMD's standard input (default /dev/null)\n"
 	"      --keep-output DIR keep each side's warm-up output there (default: discarded;\n"
@@ -54,6 +57,25 @@ static const char program_usage[] =
 	"differ; 2 for bad options, a command that cannot be run or a shim that does not load;\n"
 	"128+N after signal N (SIGINT, SIGTERM), which ends the run at a pair's end.\n";
 
+/*
+ * Of the shims in dir, the one whose own entries are the copy the library
+ * chose here: on x86-64 with AVX2 (and not AVX-512), the AVX2 shim that the
+ * dynamic loader would take from glibc-hwcaps/x86-64-v3/ for a shim
+ * preloaded by its name; the first otherwise, or where the second is not
+ * there. The variant is the first words of copyperf_describe().
+ */
+static void shim_in(const char *dir, int dirlen, char *out, size_t len)
+{
+	static const char avx2[] = "x86-64 avx2 variant";
+
+	if (!strncmp(copyperf_describe(), avx2, sizeof(avx2) - 1)) {
+		snprintf(out, len, "%.*s/glibc-hwcaps/x86-64-v3/libcopyperf-preload.so", dirlen, dir);
+		if (!access(out, R_OK))
+			return;
+	}
+	snprintf(out, len, "%.*s/libcopyperf-preload.so", dirlen, dir);
+}
+
 /* The shim built or installed beside this copyperf, else the installed one. */
 static void default_shim(char *out, size_t len)
 {
@@ -66,12 +88,12 @@ static void default_shim(char *out, size_t len)
 		self[n] = '\0';
 		slash = strrchr(self, '/');
 		if (slash) {
-			snprintf(out, len, "%.*s/libcopyperf-preload.so", (int)(slash - self), self);
+			shim_in(self, (int)(slash - self), out, len);
 			if (!access(out, R_OK))
 				return;
 		}
 	}
-	snprintf(out, len, "%s/libcopyperf-preload.so", COPYPERF_PRELOADDIR);
+	shim_in(COPYPERF_PRELOADDIR, (int)strlen(COPYPERF_PRELOADDIR), out, len);
 }
 
 static int usage_error(const char *fmt, const char *what, const char *reason)

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The preload shim's memcpy and memmove on x86-64, and their _FORTIFY_SOURCE
- * entries: the AVX-512 ladder itself (avx512_ladder.inc) under the C
- * library's names, so that a program's call reaches the copy as it reaches
- * glibc's, with no jump more. A shim entry that called the library would add
- * a taken jump to every copy, which a copy of a few bytes in a loop pays in
- * full (BENCHMARKS.md, "Through the preload shim").
+ * entries: a ladder itself under the C library's names, so that a program's
+ * call reaches the copy as it reaches glibc's, with no jump more. A shim
+ * entry that called the library would add a taken jump to every copy, which
+ * a copy of a few bytes in a loop pays in full (BENCHMARKS.md, "Through the
+ * preload shim"). Two shims are built from this file: by default the AVX-512
+ * ladder (avx512_ladder.inc), with COPYPERF_PRELOAD_AVX2 the AVX2 one
+ * (vec_ladder.inc), for CPUs without AVX-512, installed under
+ * glibc-hwcaps/x86-64-v3/ beside the first, where the dynamic loader takes
+ * it for a shim preloaded by its name alone on such a CPU.
  *
  * An ifunc would add nothing, but the dynamic loader resolves the references
  * of a library linked with -z now (most of Debian's) before it relocates a
@@ -16,12 +20,16 @@
  * (copyperf_preload_direct_copy below) and no calls are being recorded.
  * Until then, and otherwise, each entry jumps to the routine the library
  * chose, or, while calls are recorded, to the shim's C entry of its family,
- * which shows the call to the recorder first (avx512_ladder.inc,
- * SIZE_TESTED). Both entries copy as memmove does: the shim's memcpy is also
+ * which shows the call to the recorder first (blocks.inc, LADDER_ENTRY).
+ * Both entries copy as memmove does: the shim's memcpy is also
  * memcpy@GLIBC_2.2.5, a memmove for programs older than 2.14.
  */
 #include "blocks.inc"
+#ifdef COPYPERF_PRELOAD_AVX2
+#include "vec_ladder.inc"
+#else
 #include "avx512_ladder.inc"
+#endif
 
 /*
  * __memcpy_chk and __memmove_chk: the destination's size (rcx) checked
@@ -39,12 +47,20 @@ END \name
 .endm
 
 	.text
+#ifdef COPYPERF_PRELOAD_AVX2
+#define DIRECT_COPY copyperf_memmove_avx2
+VEC_LADDER memcpy, copyperf_x86_avx2_memmove_large, copyperf_x86_forward_avx2, 1, AVX2_VECTORS, \
+	copyperf_preload_direct, copyperf_preload_memcpy
+VEC_LADDER memmove, copyperf_x86_avx2_memmove_large, copyperf_x86_forward_avx2, 1, AVX2_VECTORS, \
+	copyperf_preload_direct, copyperf_preload_memmove
+#else
+#define DIRECT_COPY copyperf_memmove_avx512
 SIZE_TESTED memcpy, copyperf_x86_avx512_memmove_large, 1, copyperf_preload_direct, copyperf_preload_memcpy
 SIZE_TESTED memmove, copyperf_x86_avx512_memmove_large, 1, copyperf_preload_direct, copyperf_preload_memmove
+LADDER_DATA
+#endif
 CHECKED __memcpy_chk, memcpy
 CHECKED __memmove_chk, memmove
-
-LADDER_DATA
 
 /* The routine whose ladder the entries are. */
 	.section .data.rel.ro, "aw"
@@ -52,6 +68,6 @@ LADDER_DATA
 	.globl	copyperf_preload_direct_copy
 	.hidden	copyperf_preload_direct_copy
 copyperf_preload_direct_copy:
-	.quad	copyperf_memmove_avx512
+	.quad	DIRECT_COPY
 
 	.section .note.GNU-stack, "", @progbits

@@ -11,13 +11,20 @@
 # own: the way to it two lines (lib/x86_64/copy_vec_ladder.S).
 # The preload shim's memcpy and memmove (lib/x86_64/preload_entries.S) are
 # the AVX-512 ladder too, behind the test of copyperf_preload_direct: the
-# same rules, and that test first, in 9 bytes.
+# same rules, and that test first, in 9 bytes. The AVX2 shim's are the AVX2
+# ladder behind the same test: its first block to its ret in the entry's
+# line, and, where the library's entry line holds their size tests, the
+# sizes below 32 bytes on a line of their own, the 16-31 and 4-15 byte
+# blocks each at a line's start: with the test's 9 bytes the entry's line
+# holds no more, and a test or a block across a 32-byte boundary there cost
+# the copies of 0-31 bytes a cycle or two.
 # An edit that lays a path out otherwise fails here, not silently in a
 # benchmark.
-# Usage: layout.sh LIBRARY.so [PRELOAD_SHIM.so]
+# Usage: layout.sh LIBRARY.so [PRELOAD_SHIM.so [AVX2_PRELOAD_SHIM.so]]
 set -eu
 so=$1
 shim=${2:-}
+avx2_shim=${3:-}
 command -v objdump >/dev/null || { echo "layout.sh: objdump not found (Debian package binutils)" >&2; exit 1; }
 status=0
 # body_of FN [SO]: the function's instructions as "address mnemonic operands", addresses in
@@ -28,14 +35,18 @@ body_of() {
 		on && /^ *[0-9a-f]+:/ { sub(":", "", $1); print }
 		on && /^$/ { exit }'
 }
+# after TEST: the address and the target of the jump that follows the test TEST (its mnemonic
+# and operands as objdump prints them) in $body: "jae 71c0 <...>" at 71bc gives "71bc 71c0".
+after() {
+	printf '%s\n' "$body" | awk -v test="$1" '
+		prev == test && $2 ~ /^j/ { print $1, $3; exit }
+		{ prev = $2 " " $3 }'
+}
 for fn in copyperf_memcpy_sse2 copyperf_memmove_sse2 copyperf_memcpy_avx2 copyperf_memmove_avx2; do
 	body=$(body_of "$fn")
 	entry=$(printf '%s\n' "$body" | head -n 1)
 	ret=$(printf '%s\n' "$body" | awk 'NR > 1 && $2 == "ret" { print $1; exit }')
-	# The jump after the test against 4 bytes, and its target: "jae 71c0 <...>" gives 71c0.
-	to_4_15=$(printf '%s\n' "$body" | awk '
-		prev ~ /^cmp \$0x4,%edx$/ && $2 ~ /^j/ { print $1, $3; exit }
-		{ prev = $2 " " $3 }')
+	to_4_15=$(after 'cmp $0x4,%edx')
 	jump=${to_4_15% *} target=${to_4_15#* }
 	if [ -z "$entry" ] || [ -z "$ret" ] || [ -z "$to_4_15" ]; then
 		echo "layout.sh: $fn: not found in $so, or no test against 4 bytes" >&2
@@ -92,27 +103,51 @@ avx512_entry() {
 for fn in copyperf_memcpy_avx512 copyperf_memmove_avx512; do
 	avx512_entry "$so" "$fn"
 done
+# guard_first NAME FN: the test of copyperf_preload_direct first in $body, the shim NAME's entry
+# FN, and its 2-byte branch: 9 bytes, the ladder's first instruction at +9.
+guard_first() {
+	first=$(printf '%s\n' "$body" | sed -n 2p)
+	ladder=$(($(printf '%s\n' "$body" | sed -n 4p | awk '{ print "0x" $1 }') - 0x$(printf '%s\n' "$body" | head -n 1)))
+	case $first in
+	*"cmpb "*"<copyperf_preload_direct>")
+		if [ "$ladder" -eq 9 ]; then
+			echo "layout.sh: $1's $2: the test of copyperf_preload_direct first, the ladder at +9"
+		else
+			echo "layout.sh: $1's $2: the ladder starts at +$ladder, not +9: the test's branch is not a 2-byte one" >&2
+			status=1
+		fi
+		;;
+	*)
+		echo "layout.sh: $1's $2: its first instruction is not the test of copyperf_preload_direct: $first" >&2
+		status=1
+		;;
+	esac
+}
 if [ -n "$shim" ]; then
 	for fn in memcpy memmove; do
 		body=$(body_of "$fn" "$shim")
-		first=$(printf '%s\n' "$body" | sed -n 2p)
-		# The test and its 2-byte branch: 9 bytes, the ladder's first instruction at +9.
-		ladder=$(($(printf '%s\n' "$body" | sed -n 4p | awk '{ print "0x" $1 }') - 0x$(printf '%s\n' "$body" | head -n 1)))
-		case $first in
-		*"cmpb "*"<copyperf_preload_direct>")
-			if [ "$ladder" -eq 9 ]; then
-				echo "layout.sh: the shim's $fn: the test of copyperf_preload_direct first, the ladder at +9"
-			else
-				echo "layout.sh: the shim's $fn: the ladder starts at +$ladder, not +9: the test's branch is not a 2-byte one" >&2
-				status=1
-			fi
-			;;
-		*)
-			echo "layout.sh: the shim's $fn: its first instruction is not the test of copyperf_preload_direct: $first" >&2
-			status=1
-			;;
-		esac
+		guard_first "the shim" "$fn"
 		avx512_entry "$shim" "$fn" "$body"
+	done
+fi
+if [ -n "$avx2_shim" ]; then
+	for fn in memcpy memmove; do
+		body=$(body_of "$fn" "$avx2_shim")
+		guard_first "the AVX2 shim" "$fn"
+		entry=$(printf '%s\n' "$body" | head -n 1)
+		ret=$(printf '%s\n' "$body" | awk 'NR > 1 && $2 == "ret" { print $1; exit }')
+		under=$(after 'cmp $0x20,%rdx') to_16_31=$(after 'cmp $0x10,%edx') to_4_15=$(after 'cmp $0x4,%edx')
+		if [ -z "$entry" ] || [ -z "$ret" ] || [ -z "$under" ] || [ -z "$to_16_31" ] || [ -z "$to_4_15" ]; then
+			echo "layout.sh: the AVX2 shim's $fn: not found in $avx2_shim, or a size test missing" >&2
+			status=1
+		elif [ $((0x$entry % 64)) -ne 0 ] || [ $((0x$ret - 0x$entry)) -ge 64 ] ||
+			[ $((0x${under#* } % 64)) -ne 0 ] || [ $((0x${to_4_15% *} / 64)) -ne $((0x${under#* } / 64)) ] ||
+			[ $((0x${to_16_31#* } % 64)) -ne 0 ] || [ $((0x${to_4_15#* } % 64)) -ne 0 ]; then
+			echo "layout.sh: the AVX2 shim's $fn: the entry (0x$entry) and its first ret (0x$ret) do not share a line, or the tests below 32 bytes (0x${under#* }), the 16-31 byte block (0x${to_16_31#* }) or the 4-15 byte block (0x${to_4_15#* }) do not start one, or the jump to 4-15 bytes (0x${to_4_15% *}) leaves the tests' line" >&2
+			status=1
+		else
+			echo "layout.sh: the AVX2 shim's $fn: the first block in the entry's line, the tests below 32 bytes, 16-31 and 4-15 bytes each from a line's start"
+		fi
 	done
 fi
 exit $status
