@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """make bench-apps: real programs from Debian's packages, without and with the preload shim.
 
-    run.py --copyperf FILE --shim FILE --cache DIR --out DIR [--pairs N] [--apps NAME,...]
+    run.py --copyperf FILE [--shim FILE] --cache DIR --out DIR [--pairs N] [--apps NAME,...]
 
 Each program's workload runs under `copyperf program --check`, which times it in pairs,
 without and with LD_PRELOAD=<shim>, after one untimed warm-up of each side whose outputs must
-be identical; its JSON is kept in the --out directory, NAME.json.  Then one program runs
+be identical (without --shim, the shim copyperf program chooses: on x86-64 the AVX2 one where
+the library copies with AVX2); its JSON is kept in the --out directory, NAME.json.  Then one program runs
 against itself (--aa): the A/A control, whose spread from pair to pair is what a tie looks
 like.  One table follows, with the geometric mean of the programs' ratios and two verdicts.
 
@@ -102,6 +103,18 @@ def on_signal(signum, frame):
     stop = True
 
 
+def default_shim(copyperf):
+    """The shim copyperf program preloads when given none, from its JSON for a program that
+    does nothing."""
+    p = subprocess.run([copyperf, "program", "-q", "-n", "1", "-f", "json", "--", "true"],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    try:
+        return json.loads(p.stdout)["program"]["shim"]
+    except (ValueError, KeyError, TypeError):
+        fail(f"{copyperf} program: no default shim ({p.stderr.strip() or 'no JSON'})", 1)
+
+
 def run_copyperf(args, name, argv, pinned, control):
     """Runs one copyperf program; returns its JSON's "program" object, or None and why not."""
     out = os.path.join(args.out, f"{name}{'-aa' if control else ''}.json")
@@ -174,7 +187,7 @@ def fmt(x, spec):
 def main():
     ap = argparse.ArgumentParser(prog="run.py", add_help=True)
     ap.add_argument("--copyperf", required=True)
-    ap.add_argument("--shim", required=True)
+    ap.add_argument("--shim")
     ap.add_argument("--cache", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--pairs", default=os.environ.get("PAIRS") or "9")
@@ -186,6 +199,8 @@ def main():
     args.pairs = int(args.pairs)
     for opt in ("copyperf", "shim"):
         path = getattr(args, opt)
+        if path is None:
+            continue
         if not os.path.isfile(path):
             fail(f"{path}: no such file (make builds it)")
         setattr(args, opt, os.path.abspath(path))
@@ -198,6 +213,8 @@ def main():
                            stderr=subprocess.DEVNULL)
     if probe.returncode != 0:
         fail(f"{args.copyperf}: 'copyperf program' is not there (make builds it)", 1)
+    if args.shim is None:
+        args.shim = default_shim(args.copyperf)
     os.makedirs(args.out, exist_ok=True)
     # A file left by an earlier run would pass for this one's.
     for name in all_names:
