@@ -68,14 +68,20 @@ PRELOAD_OBJ := $(BUILD)/lib/preload.o $(BUILD)/lib/record.o $(BUILD)/lib/record_
 PRELOAD_ENTRIES := $(if $(filter generic,$(ARCH_DIR)),,$(wildcard lib/$(ARCH_DIR)/preload_entries.S))
 PRELOAD_OBJ += $(patsubst %.S,$(BUILD)/%.o,$(PRELOAD_ENTRIES))
 PRELOAD_MAP := lib/preload.map
-# On x86-64 a second shim, whose entries are the AVX2 ladder, for CPUs without AVX-512: in
-# glibc-hwcaps/x86-64-v3/ beside the first, where the dynamic loader looks before the first's
-# directory for a shim preloaded by its name alone on such a CPU, and `copyperf program` where
-# the library copies with AVX2. x86-64-v4/ holds a link to the first, which CPUs with AVX-512
-# would otherwise pass over for the second.
-PRELOAD_HWCAPS := $(if $(filter x86_64,$(ARCH_DIR)),glibc-hwcaps/x86-64-v3/libcopyperf-preload.so)
-PRELOAD_V4     := $(if $(PRELOAD_HWCAPS),glibc-hwcaps/x86-64-v4/libcopyperf-preload.so)
-PRELOAD_AVX2_SO := $(if $(PRELOAD_HWCAPS),$(BUILD)/$(PRELOAD_HWCAPS))
+# On x86-64 a shim for each ladder besides the first's, for the CPUs whose variant it is: in
+# glibc-hwcaps/LEVEL/ beside the first, where the dynamic loader looks before the first's
+# directory for a shim preloaded by its name alone on a CPU of that level, and where `copyperf
+# program` looks on a CPU whose library copies with that variant. LEVEL:VARIANT:DEFINE, the
+# best level first: AVX2 for x86-64-v3, SSE2 for x86-64-v2 (lib/x86_64/preload_entries.S).
+# x86-64-v4/ holds a link to the first, which CPUs with AVX-512 would otherwise pass over.
+PRELOAD_LEVELS := $(if $(filter x86_64,$(ARCH_DIR)),x86-64-v3:avx2:AVX2 x86-64-v2:sse2:SSE2)
+preload_level = $(word $(2),$(subst :, ,$(1)))
+PRELOAD_HWCAPS := $(foreach l,$(PRELOAD_LEVELS),glibc-hwcaps/$(call preload_level,$(l),1)/libcopyperf-preload.so)
+PRELOAD_V4     := $(if $(PRELOAD_LEVELS),glibc-hwcaps/x86-64-v4/libcopyperf-preload.so)
+PRELOAD_LEVEL_SO := $(addprefix $(BUILD)/,$(PRELOAD_HWCAPS))
+# VARIANT:FILE for each, as the tests and make bench take them.
+PRELOAD_LEVEL_SPECS := $(foreach l,$(PRELOAD_LEVELS),$(call preload_level,$(l),2):$(BUILD)/glibc-hwcaps/$(call \
+	preload_level,$(l),1)/libcopyperf-preload.so)
 # Loaded by path, never linked: Debian's packages keep it in a directory of its own.
 PRELOADDIR  ?= $(LIBDIR)
 
@@ -86,7 +92,7 @@ MAIN_OBJ    := $(BUILD)/src/main.o
 COPYPERF    := $(BUILD)/copyperf
 
 .PHONY: all run test install uninstall clean help
-all: $(COPYPERF) $(LIB_A) $(LIB_SO) $(BUILD)/$(LIB_SONAME) $(PRELOAD_SO) $(PRELOAD_AVX2_SO)
+all: $(COPYPERF) $(LIB_A) $(LIB_SO) $(BUILD)/$(LIB_SONAME) $(PRELOAD_SO) $(PRELOAD_LEVEL_SO)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -102,8 +108,11 @@ $(BUILD)/src/%.o: ALL_CFLAGS += -Isrc -pthread
 # src/program/run.c loads the preload shim to check it; a static program reads its ELF header.
 $(BUILD)/src/measure/placement/numa.o $(BUILD)/src/measure/backends/shared_routine.o \
 	$(BUILD)/src/program/run.o: ALL_CFLAGS += $(if $(STATIC),-DCOPYPERF_NO_DLOPEN)
-# `copyperf program` preloads the installed shim when none is built beside it.
-$(BUILD)/src/builtin-program.o: ALL_CFLAGS += -DCOPYPERF_PRELOADDIR='"$(PRELOADDIR)"'
+# `copyperf program` preloads the installed shim when none is built beside it, and the shim
+# of the variant the library chose where PRELOAD_LEVELS has one ("VARIANT:LEVEL ...").
+$(BUILD)/src/builtin-program.o: ALL_CFLAGS += -DCOPYPERF_PRELOADDIR='"$(PRELOADDIR)"' \
+	-DCOPYPERF_PRELOAD_LEVELS='"$(foreach l,$(PRELOAD_LEVELS),$(call preload_level,$(l),2):$(call \
+	preload_level,$(l),1) )"'
 
 $(LIB_A): $(LIB_OBJ)
 	@rm -f $@
@@ -126,15 +135,20 @@ PRELOAD_LINK = $(CC) -shared -Wl,-soname,libcopyperf-preload.so -Wl,-z,nodelete 
 $(PRELOAD_SO): $(PRELOAD_OBJ) $(LIB_OBJ) $(PRELOAD_MAP)
 	$(PRELOAD_LINK)
 
-$(BUILD)/lib/x86_64/preload_entries_avx2.o: lib/x86_64/preload_entries.S
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DCOPYPERF_PRELOAD_AVX2 -fPIC -MMD -MP -c $< -o $@
+# A level's shim (LEVEL, VARIANT, DEFINE): its entries' object and the shim; the first's link.
+define PRELOAD_LEVEL_RULES
+$(BUILD)/lib/x86_64/preload_entries_$(2).o: lib/x86_64/preload_entries.S
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(ALL_CFLAGS) -DCOPYPERF_PRELOAD_$(3) -fPIC -MMD -MP -c $$< -o $$@
 
-$(PRELOAD_AVX2_SO): $(filter-out %/preload_entries.o,$(PRELOAD_OBJ)) \
-		$(BUILD)/lib/x86_64/preload_entries_avx2.o $(LIB_OBJ) $(PRELOAD_MAP)
-	@mkdir -p $(dir $@) $(BUILD)/$(dir $(PRELOAD_V4))
-	$(PRELOAD_LINK)
+$(BUILD)/glibc-hwcaps/$(1)/libcopyperf-preload.so: $(filter-out %/preload_entries.o,$(PRELOAD_OBJ)) \
+		$(BUILD)/lib/x86_64/preload_entries_$(2).o $(LIB_OBJ) $(PRELOAD_MAP)
+	@mkdir -p $$(dir $$@) $(BUILD)/$(dir $(PRELOAD_V4))
+	$$(PRELOAD_LINK)
 	ln -sfn ../../libcopyperf-preload.so $(BUILD)/$(PRELOAD_V4)
+endef
+$(foreach l,$(PRELOAD_LEVELS),$(eval $(call PRELOAD_LEVEL_RULES,$(call preload_level,$(l),1),$(call \
+	preload_level,$(l),2),$(call preload_level,$(l),3))))
 
 $(COPYPERF): $(MAIN_OBJ) $(CMD_OBJ) $(LIB_A)
 	$(CC) $(STATIC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -205,7 +219,7 @@ install: all
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libcopyperf.so
 	install -m 644 include/copyperf.h $(DESTDIR)$(PREFIX)/include/copyperf.h
 	install -D -m 644 $(PRELOAD_SO) $(DESTDIR)$(PRELOADDIR)/libcopyperf-preload.so
-	$(if $(PRELOAD_HWCAPS),install -D -m 644 $(PRELOAD_AVX2_SO) $(DESTDIR)$(PRELOADDIR)/$(PRELOAD_HWCAPS))
+	$(foreach f,$(PRELOAD_HWCAPS),install -D -m 644 $(BUILD)/$(f) $(DESTDIR)$(PRELOADDIR)/$(f) &&) true
 	$(if $(PRELOAD_V4),install -d $(DESTDIR)$(PRELOADDIR)/$(dir $(PRELOAD_V4)) && \
 		ln -sfn ../../libcopyperf-preload.so $(DESTDIR)$(PRELOADDIR)/$(PRELOAD_V4))
 	install -m 644 include/uapi/copyperf_ioctl.h $(DESTDIR)$(PREFIX)/include/copyperf_ioctl.h
@@ -227,8 +241,8 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/pkgconfig/copyperf.pc \
 		$(addprefix $(DESTDIR)$(DATADIR)/distributions/,$(notdir $(DIST_DATA)))
 	-rmdir $(DESTDIR)$(DATADIR)/distributions $(DESTDIR)$(DATADIR) 2>/dev/null
-	-$(if $(PRELOAD_HWCAPS),cd $(DESTDIR)$(PRELOADDIR) && rmdir $(dir $(PRELOAD_HWCAPS)) \
-		$(dir $(PRELOAD_V4)) glibc-hwcaps 2>/dev/null)
+	-$(if $(PRELOAD_HWCAPS),cd $(DESTDIR)$(PRELOADDIR) && rmdir $(dir $(PRELOAD_HWCAPS) \
+		$(PRELOAD_V4)) glibc-hwcaps 2>/dev/null)
 	$(LDCONFIG_INTO_SYSTEM)
 
 clean:

@@ -18,9 +18,10 @@ test-warnings:
 			$$(echo $(UNIT_BIN) $(COPYPERF_BROKEN) $(COPYBENCH) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(RECORD_COST) $(WALK_GRID) | \
 				sed "s|$(BUILD)/|build/werror-$$cc/|g") || exit 1; \
 		$(if $(LIB_LAYOUT),tests/lib/layout.sh build/werror-$$cc/$(LIB_SO_FILE) \
-			build/werror-$$cc/$(notdir $(PRELOAD_SO)) build/werror-$$cc/$(PRELOAD_HWCAPS) || exit 1;) \
+			build/werror-$$cc/$(notdir $(PRELOAD_SO)) $(addprefix build/werror-$$cc/,$(PRELOAD_HWCAPS)) \
+			|| exit 1;) \
 		tests/lib/no_copy_calls.sh build/werror-$$cc/$(notdir $(PRELOAD_SO)) \
-			$(if $(PRELOAD_HWCAPS),build/werror-$$cc/$(PRELOAD_HWCAPS)) || exit 1; \
+			$(addprefix build/werror-$$cc/,$(PRELOAD_HWCAPS)) || exit 1; \
 	done
 
 test-sanitize-cli: $(SHARED_ROUTINES) $(PRELOAD_SO) $(PROGRAM_COPIER) $(PROGRAM_BROKEN_SHIM)

@@ -43,13 +43,13 @@ LIB_FORCED := "COPYPERF_REP_MOVSB_MIN=0 COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_TH
 # The ladders' layout in assembly, the library's and the preload shim's (tests/lib/layout.sh
 # says which lines each path takes).
 LIB_LAYOUT := $(if $(filter x86_64,$(ARCH_DIR)),tests/lib/layout.sh $(BUILD)/$(LIB_SO_FILE) $(PRELOAD_SO) \
-	$(PRELOAD_AVX2_SO))
+	$(PRELOAD_LEVEL_SO))
 
 .PHONY: test-lib-quick test-lib
-test-lib-quick: $(LIBCHECK) $(BUILD)/$(LIB_SO_FILE) $(PRELOAD_SO) $(PRELOAD_AVX2_SO)
+test-lib-quick: $(LIBCHECK) $(BUILD)/$(LIB_SO_FILE) $(PRELOAD_SO) $(PRELOAD_LEVEL_SO)
 	@tests/lib/run.sh $(LIBCHECK)
 	@$(LIB_LAYOUT)
-	@tests/lib/no_copy_calls.sh $(PRELOAD_SO) $(PRELOAD_AVX2_SO)
+	@tests/lib/no_copy_calls.sh $(PRELOAD_SO) $(PRELOAD_LEVEL_SO)
 
 test-lib: $(LIBCHECK)
 	@$(SAN_MAKE) $(SAN_BUILD)/tests/libcheck >/dev/null
@@ -71,9 +71,9 @@ $(PRELOAD_LINKED): $(BUILD)/tests/preload/linked.o $(BUILD)/$(LIB_SONAME) $(LIB_
 	$(CC) $(LDFLAGS) -o $@ $< -L$(BUILD) -lcopyperf
 
 .PHONY: test-preload
-test-preload: $(PRELOAD_SO) $(PRELOAD_AVX2_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF) $(PRELOAD_LINKED) $(LIBCHECK)
+test-preload: $(PRELOAD_SO) $(PRELOAD_LEVEL_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF) $(PRELOAD_LINKED) $(LIBCHECK)
 	@tests/preload/run.sh $(PRELOAD_SO) $(PRELOAD_PROBE) $(PRELOAD_MIX) $(COPYPERF) $(PRELOAD_LINKED) $(LIBCHECK) \
-		$(PRELOAD_AVX2_SO)
+		$(PRELOAD_LEVEL_SPECS)
 
 # ---- make bench: copyperf_memcpy against the C library's memcpy (not part of make test) -------
 COPYBENCH := $(BUILD)/bench/copybench
@@ -115,16 +115,18 @@ BENCH_SHIM_CASES ?= sweep repeat chain dist
 # (GLIBC_TUNABLES hides the same features from glibc's choice), where this CPU can run them
 # and the default is another: ISA:CPU-FLAG:TUNABLES[:SHIM], the flag /proc/cpuinfo must list,
 # and the preload shim such a CPU gets, whose pass follows the variant's. AVX2 for CPUs
-# without AVX-512 (and its shim), SSE2 for those without AVX, and AVX-512's branchless
+# without AVX-512, SSE2 for those without AVX, each with its shim, and AVX-512's branchless
 # variant, a choice (COPYPERF_ISA) against glibc's default.
 BENCH_VARIANT_CASES ?= sweep repeat chain dist
 BENCH_HIDE_AVX512 := glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW
 BENCH_HIDE_AVX := $(BENCH_HIDE_AVX512),-AVX_Fast_Unaligned_Load
-BENCH_VARIANTS ?= $(if $(filter x86_64,$(ARCH_DIR)),avx2:avx512bw:$(BENCH_HIDE_AVX512):$(abspath \
-	$(PRELOAD_AVX2_SO)) sse2:avx2:$(BENCH_HIDE_AVX) avx512-branchless:avx512bw:)
+bench_shim_of = $(abspath $(patsubst $(1):%,%,$(filter $(1):%,$(PRELOAD_LEVEL_SPECS))))
+BENCH_VARIANTS ?= $(if $(filter x86_64,$(ARCH_DIR)),avx2:avx512bw:$(BENCH_HIDE_AVX512):$(call \
+	bench_shim_of,avx2) sse2:avx2:$(BENCH_HIDE_AVX):$(call bench_shim_of,sse2) \
+	avx512-branchless:avx512bw:)
 
 .PHONY: bench
-bench: $(COPYBENCH) $(PRELOAD_SO) $(PRELOAD_AVX2_SO)
+bench: $(COPYBENCH) $(PRELOAD_SO) $(PRELOAD_LEVEL_SO)
 	@echo "machine: $$(uname -srm), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"\
 		"$$(nproc) CPUs, glibc $$(ldd --version | head -1 | awk '{print $$NF}'); load: $$(cut -d' ' -f1-3 /proc/loadavg)"
 	@status=0; \

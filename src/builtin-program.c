@@ -34,8 +34,8 @@ static const char program_usage[] =
 	"      --cpu N           pin CMD (and its children) to CPU N\n"
 	"      --shim FILE       the shim to preload (default: libcopyperf-preload.so beside\n"
 	"                        this copyperf, else " COPYPERF_PRELOADDIR "/libcopyperf-preload.so;\n"
-	"                        where the library copies with AVX2, the AVX2 shim in\n"
-	"                        glibc-hwcaps/x86-64-v3/ beside it, if there)\n"
+	"                        where the library copies with AVX2 or SSE2, that variant's shim\n"
+	"                        in glibc-hwcaps/x86-64-v3/ or x86-64-v2/ beside it, if there)\n"
 	"      --aa              the A/A control: both sides without the shim\n"
 	"      --stdin FILE      CMD's standard input (default /dev/null)\n"
 	"      --keep-output DIR keep each side's warm-up output there (default: discarded;\n"
@@ -58,20 +58,35 @@ static const char program_usage[] =
 	"128+N after signal N (SIGINT, SIGTERM), which ends the run at a pair's end.\n";
 
 /*
+ * The shims for other variants than the first's, as the Makefile builds them
+ * (PRELOAD_LEVELS): "VARIANT:LEVEL " for each, the shim in glibc-hwcaps/LEVEL/.
+ */
+#ifndef COPYPERF_PRELOAD_LEVELS
+#define COPYPERF_PRELOAD_LEVELS ""
+#endif
+
+/*
  * Of the shims in dir, the one whose own entries are the copy the library
- * chose here: on x86-64 with AVX2 (and not AVX-512), the AVX2 shim that the
- * dynamic loader would take from glibc-hwcaps/x86-64-v3/ for a shim
- * preloaded by its name; the first otherwise, or where the second is not
- * there. The variant is the first words of copyperf_describe().
+ * chose here: on x86-64 without AVX-512, the one for its variant that the
+ * dynamic loader would take from glibc-hwcaps/ for a shim preloaded by its
+ * name; the first otherwise, or where that one is not there. The variant is
+ * copyperf_describe()'s second word ("x86-64 avx2 variant ...").
  */
 static void shim_in(const char *dir, int dirlen, char *out, size_t len)
 {
-	static const char avx2[] = "x86-64 avx2 variant";
+	const char *d = strchr(copyperf_describe(), ' '), *levels = COPYPERF_PRELOAD_LEVELS;
+	size_t n = d ? strcspn(++d, " ") : 0;
 
-	if (!strncmp(copyperf_describe(), avx2, sizeof(avx2) - 1)) {
-		snprintf(out, len, "%.*s/glibc-hwcaps/x86-64-v3/libcopyperf-preload.so", dirlen, dir);
-		if (!access(out, R_OK))
-			return;
+	while (n && *levels) {
+		size_t item = strcspn(levels, " ");
+
+		if (item > n + 1 && !strncmp(levels, d, n) && levels[n] == ':') {
+			snprintf(out, len, "%.*s/glibc-hwcaps/%.*s/libcopyperf-preload.so", dirlen, dir,
+				 (int)(item - n - 1), levels + n + 1);
+			if (!access(out, R_OK))
+				return;
+		}
+		levels += item + strspn(levels + item, " ");
 	}
 	snprintf(out, len, "%.*s/libcopyperf-preload.so", dirlen, dir);
 }

@@ -5,11 +5,13 @@
  * call reaches the copy as it reaches glibc's, with no jump more. A shim
  * entry that called the library would add a taken jump to every copy, which
  * a copy of a few bytes in a loop pays in full (BENCHMARKS.md, "Through the
- * preload shim"). Two shims are built from this file: by default the AVX-512
- * ladder (avx512_ladder.inc), with COPYPERF_PRELOAD_AVX2 the AVX2 one
- * (vec_ladder.inc), for CPUs without AVX-512, installed under
- * glibc-hwcaps/x86-64-v3/ beside the first, where the dynamic loader takes
- * it for a shim preloaded by its name alone on such a CPU.
+ * preload shim"). A shim is built from this file for each ladder: by default
+ * the AVX-512 one (avx512_ladder.inc); with COPYPERF_PRELOAD_AVX2 or
+ * COPYPERF_PRELOAD_SSE2 the AVX2 or SSE2 one (vec_ladder.inc), for CPUs
+ * without AVX-512 or without AVX2, installed under glibc-hwcaps/x86-64-v3/
+ * or x86-64-v2/ beside the first, where the dynamic loader takes it for a
+ * shim preloaded by its name alone on such a CPU (the Makefile's
+ * PRELOAD_LEVELS).
  *
  * An ifunc would add nothing, but the dynamic loader resolves the references
  * of a library linked with -z now (most of Debian's) before it relocates a
@@ -25,7 +27,7 @@
  * memcpy@GLIBC_2.2.5, a memmove for programs older than 2.14.
  */
 #include "blocks.inc"
-#ifdef COPYPERF_PRELOAD_AVX2
+#if defined COPYPERF_PRELOAD_AVX2 || defined COPYPERF_PRELOAD_SSE2
 #include "vec_ladder.inc"
 #else
 #include "avx512_ladder.inc"
@@ -52,6 +54,12 @@ END \name
 VEC_LADDER memcpy, copyperf_x86_avx2_memmove_large, copyperf_x86_forward_avx2, 1, AVX2_VECTORS, \
 	copyperf_preload_direct, copyperf_preload_memcpy
 VEC_LADDER memmove, copyperf_x86_avx2_memmove_large, copyperf_x86_forward_avx2, 1, AVX2_VECTORS, \
+	copyperf_preload_direct, copyperf_preload_memmove
+#elif defined COPYPERF_PRELOAD_SSE2
+#define DIRECT_COPY copyperf_memmove_sse2
+VEC_LADDER memcpy, copyperf_x86_sse2_memmove_large, copyperf_x86_forward_sse2, 1, SSE2_VECTORS, \
+	copyperf_preload_direct, copyperf_preload_memcpy
+VEC_LADDER memmove, copyperf_x86_sse2_memmove_large, copyperf_x86_forward_sse2, 1, SSE2_VECTORS, \
 	copyperf_preload_direct, copyperf_preload_memmove
 #else
 #define DIRECT_COPY copyperf_memmove_avx512

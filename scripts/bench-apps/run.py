@@ -5,8 +5,8 @@
 
 Each program's workload runs under `copyperf program --check`, which times it in pairs,
 without and with LD_PRELOAD=<shim>, after one untimed warm-up of each side whose outputs must
-be identical (without --shim, the shim copyperf program chooses: on x86-64 the AVX2 one where
-the library copies with AVX2); its JSON is kept in the --out directory, NAME.json.  Then one program runs
+be identical (without --shim, the shim copyperf program chooses: on x86-64 the AVX2 or SSE2
+one where the library copies with that variant); its JSON is kept in the --out directory, NAME.json.  Then one program runs
 against itself (--aa): the A/A control, whose spread from pair to pair is what a tie looks
 like.  One table follows, with the geometric mean of the programs' ratios and two verdicts.
 

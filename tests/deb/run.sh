@@ -126,18 +126,19 @@ cp "$top/tests/preload/probe.c" "$root/tmp/"
 check "the preload shim replaces memcpy, memmove and mempcpy" \
 	"cc -O2 -D_GNU_SOURCE -o /tmp/probe /tmp/probe.c && [ \$(LD_PRELOAD=$shim /tmp/probe --where | grep -c ': $shim\$') = 3 ] &&
 	/tmp/probe >/tmp/plain && LD_PRELOAD=$shim /tmp/probe >/tmp/shim && cmp /tmp/plain /tmp/shim"
-# The AVX2 shim beside it, which the dynamic loader takes for the shim preloaded by its name
-# from that directory where AVX-512 is hidden from it (on a CPU with AVX2), the first through
-# glibc-hwcaps/x86-64-v4/ where AVX-512 is there.
+# The AVX2 and SSE2 shims beside it, which the dynamic loader takes for the shim preloaded by its
+# name from that directory where AVX-512, and then AVX2 too, are hidden from it (on a CPU that has
+# them), and the first through glibc-hwcaps/x86-64-v4/ where AVX-512 is there.
 hwcaps=/usr/lib/x86_64-linux-gnu/copyperf/glibc-hwcaps
-check "the AVX2 shim in glibc-hwcaps/x86-64-v3/, taken for the shim preloaded by its name" \
-	"[ -f $hwcaps/x86-64-v3/libcopyperf-preload.so ] && [ \$(readlink -f $hwcaps/x86-64-v4/libcopyperf-preload.so) = $shim ] &&
+check "the AVX2 and SSE2 shims in glibc-hwcaps/x86-64-v3/ and x86-64-v2/, taken for the shim preloaded by its name" \
+	"[ -f $hwcaps/x86-64-v3/libcopyperf-preload.so ] && [ -f $hwcaps/x86-64-v2/libcopyperf-preload.so ] &&
+	[ \$(readlink -f $hwcaps/x86-64-v4/libcopyperf-preload.so) = $shim ] &&
 	hide=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW && where() { env \"\$@\" LD_LIBRARY_PATH=${shim%/*} \
 		LD_PRELOAD=libcopyperf-preload.so /tmp/probe --where | awk '\$1 == \"memcpy:\" { print \$2 }'; } &&
-	{ ! GLIBC_TUNABLES=\$hide /lib64/ld-linux-x86-64.so.2 --help | grep -q 'x86-64-v3 (supported' ||
-		[ \$(where GLIBC_TUNABLES=\$hide) = $hwcaps/x86-64-v3/libcopyperf-preload.so ]; } &&
-	{ ! /lib64/ld-linux-x86-64.so.2 --help | grep -q 'x86-64-v4 (supported' ||
-		[ \$(where) = $hwcaps/x86-64-v4/libcopyperf-preload.so ]; }"
+	best() { env \"\$@\" /lib64/ld-linux-x86-64.so.2 --help | awk '/ \\(supported/ { print \$1; exit }'; } &&
+	for t in '' \$hide \$hide,-AVX2; do
+		b=\$(best GLIBC_TUNABLES=\$t) && case \$b in x86-64-v[234]) [ \$(where GLIBC_TUNABLES=\$t) = $hwcaps/\$b/libcopyperf-preload.so ] || exit 1;; esac
+	done"
 check "COPYPERF_RECORD: the shim records sort's mix, copyperf replays it verified" \
 	"seq 100000 | sed 's/^/line /' >/tmp/lines && COPYPERF_RECORD=/tmp/sort.mix LD_PRELOAD=$shim sort -r /tmp/lines >/dev/null &&
 	grep -q '^# calls [1-9]' /tmp/sort.mix.memcpy &&

@@ -15,12 +15,16 @@ for f in bin/copyperf lib/libcopyperf.a lib/libcopyperf.so include/copyperf.h li
 	lib/libcopyperf-preload.so include/copyperf_ioctl.h share/man/man1/copyperf.1; do
 	[ -f "$tmp/stage/usr/$f" ] && ok || bad "DESTDIR install lacks usr/$f"
 done
-# On x86-64 the AVX2 shim in lib/glibc-hwcaps/x86-64-v3/, and x86-64-v4/'s link to the first.
+# On x86-64 the AVX2 and SSE2 shims in lib/glibc-hwcaps/x86-64-v3/ and x86-64-v2/, and x86-64-v4/'s
+# link to the first.
 if [ "$(uname -m)" = x86_64 ]; then
 	hwcaps=$tmp/stage/usr/lib/glibc-hwcaps
-	[ -f "$hwcaps/x86-64-v3/libcopyperf-preload.so" ] && [ ! -L "$hwcaps/x86-64-v3/libcopyperf-preload.so" ] &&
-		[ "$(readlink -f "$hwcaps/x86-64-v4/libcopyperf-preload.so")" = "$(readlink -f "$tmp/stage/usr/lib/libcopyperf-preload.so")" ] &&
-		ok || bad "DESTDIR install: no AVX2 shim in lib/glibc-hwcaps/x86-64-v3/, or x86-64-v4/ not a link to the first"
+	for level in x86-64-v3 x86-64-v2; do
+		[ -f "$hwcaps/$level/libcopyperf-preload.so" ] && [ ! -L "$hwcaps/$level/libcopyperf-preload.so" ] &&
+			ok || bad "DESTDIR install: no shim in lib/glibc-hwcaps/$level/"
+	done
+	[ "$(readlink -f "$hwcaps/x86-64-v4/libcopyperf-preload.so")" = "$(readlink -f "$tmp/stage/usr/lib/libcopyperf-preload.so")" ] &&
+		ok || bad "DESTDIR install: lib/glibc-hwcaps/x86-64-v4/ not a link to the first shim"
 fi
 # The shared library under its versioned name, with the SONAME link and the link -lcopyperf finds.
 lib=$tmp/stage/usr/lib

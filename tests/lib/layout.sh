@@ -11,20 +11,20 @@
 # own: the way to it two lines (lib/x86_64/copy_vec_ladder.S).
 # The preload shim's memcpy and memmove (lib/x86_64/preload_entries.S) are
 # the AVX-512 ladder too, behind the test of copyperf_preload_direct: the
-# same rules, and that test first, in 9 bytes. The AVX2 shim's are the AVX2
-# ladder behind the same test: its first block to its ret in the entry's
-# line, and, where the library's entry line holds their size tests, the
-# sizes below 32 bytes on a line of their own, the 16-31 and 4-15 byte
-# blocks each at a line's start: with the test's 9 bytes the entry's line
-# holds no more, and a test or a block across a 32-byte boundary there cost
-# the copies of 0-31 bytes a cycle or two.
+# same rules, and that test first, in 9 bytes. The AVX2 and SSE2 shims' are
+# those ladders behind the same test: the first block to its ret in the
+# entry's line, and, where the library's entry line holds their size tests,
+# the sizes below a vector on a line of their own, the 16-31 (AVX2) and
+# 4-15 byte blocks each at a line's start: with the test's 9 bytes the
+# entry's line holds no more, and a test or a block across a 32-byte
+# boundary there cost the copies below a vector a cycle or two.
 # An edit that lays a path out otherwise fails here, not silently in a
 # benchmark.
-# Usage: layout.sh LIBRARY.so [PRELOAD_SHIM.so [AVX2_PRELOAD_SHIM.so]]
+# Usage: layout.sh LIBRARY.so [PRELOAD_SHIM.so [LEVEL_PRELOAD_SHIM.so...]]
 set -eu
 so=$1
 shim=${2:-}
-avx2_shim=${3:-}
+shift $(($# < 2 ? $# : 2))
 command -v objdump >/dev/null || { echo "layout.sh: objdump not found (Debian package binutils)" >&2; exit 1; }
 status=0
 # body_of FN [SO]: the function's instructions as "address mnemonic operands", addresses in
@@ -130,24 +130,28 @@ if [ -n "$shim" ]; then
 		avx512_entry "$shim" "$fn" "$body"
 	done
 fi
-if [ -n "$avx2_shim" ]; then
+# The AVX2 and SSE2 shims: the vector's width from the entry's first size test.
+for level_shim in "$@"; do
+	name="the $(basename "$(dirname "$level_shim")") shim"
 	for fn in memcpy memmove; do
-		body=$(body_of "$fn" "$avx2_shim")
-		guard_first "the AVX2 shim" "$fn"
+		body=$(body_of "$fn" "$level_shim")
+		guard_first "$name" "$fn"
 		entry=$(printf '%s\n' "$body" | head -n 1)
 		ret=$(printf '%s\n' "$body" | awk 'NR > 1 && $2 == "ret" { print $1; exit }')
-		under=$(after 'cmp $0x20,%rdx') to_16_31=$(after 'cmp $0x10,%edx') to_4_15=$(after 'cmp $0x4,%edx')
+		v=$(printf '%s\n' "$body" | awk '$2 == "cmp" && $3 ~ /,%rdx$/ { sub(/^\$/, "", $3); sub(/,.*/, "", $3); print $3; exit }')
+		under=$(after "cmp \$$v,%rdx") to_4_15=$(after 'cmp $0x4,%edx')
+		to_16_31=$( [ "$v" = 0x20 ] && after 'cmp $0x10,%edx' || echo "0 0")
 		if [ -z "$entry" ] || [ -z "$ret" ] || [ -z "$under" ] || [ -z "$to_16_31" ] || [ -z "$to_4_15" ]; then
-			echo "layout.sh: the AVX2 shim's $fn: not found in $avx2_shim, or a size test missing" >&2
+			echo "layout.sh: $name's $fn: not found in $level_shim, or a size test missing" >&2
 			status=1
 		elif [ $((0x$entry % 64)) -ne 0 ] || [ $((0x$ret - 0x$entry)) -ge 64 ] ||
 			[ $((0x${under#* } % 64)) -ne 0 ] || [ $((0x${to_4_15% *} / 64)) -ne $((0x${under#* } / 64)) ] ||
 			[ $((0x${to_16_31#* } % 64)) -ne 0 ] || [ $((0x${to_4_15#* } % 64)) -ne 0 ]; then
-			echo "layout.sh: the AVX2 shim's $fn: the entry (0x$entry) and its first ret (0x$ret) do not share a line, or the tests below 32 bytes (0x${under#* }), the 16-31 byte block (0x${to_16_31#* }) or the 4-15 byte block (0x${to_4_15#* }) do not start one, or the jump to 4-15 bytes (0x${to_4_15% *}) leaves the tests' line" >&2
+			echo "layout.sh: $name's $fn: the entry (0x$entry) and its first ret (0x$ret) do not share a line, or the tests below $((v)) bytes (0x${under#* }), the 16-31 byte block (0x${to_16_31#* }) or the 4-15 byte block (0x${to_4_15#* }) do not start one, or the jump to 4-15 bytes (0x${to_4_15% *}) leaves the tests' line" >&2
 			status=1
 		else
-			echo "layout.sh: the AVX2 shim's $fn: the first block in the entry's line, the tests below 32 bytes, 16-31 and 4-15 bytes each from a line's start"
+			echo "layout.sh: $name's $fn: the first block in the entry's line, the tests below $((v)) bytes$([ "$v" = 0x20 ] && echo ", 16-31") and 4-15 bytes each from a line's start"
 		fi
 	done
-fi
+done
 exit $status

@@ -7,13 +7,13 @@
 # The shim's memcpy and memmove pass libcheck's checks, whichever way they copy: by themselves
 # where the architecture lays them out (lib/<arch>/preload_entries.S), or through its C entries
 # (another variant chosen, or calls recorded); their _chk entries stop a copy past the destination.
-# On x86-64 the AVX2 shim (glibc-hwcaps/x86-64-v3/ beside the first) the same way, and the
-# dynamic loader's choice between the two for a shim preloaded by its name.
+# On x86-64 the shims of the other variants (glibc-hwcaps/LEVEL/ beside the first) the same way,
+# and the dynamic loader's choice among them for a shim preloaded by its name.
 # Usage: run.sh PRELOAD_SO PROBE MIX COPYPERF (the command, which replays a recorded mix)
-#        LINKED (a program linked against libcopyperf.so) LIBCHECK [AVX2_PRELOAD_SO]
+#        LINKED (a program linked against libcopyperf.so) LIBCHECK [ISA:LEVEL_SHIM...]
 set -u
 so=$(realpath "$1") probe=$2 mix=$(realpath "$3") copyperf=$(realpath "$4") linked=$(realpath "$5")
-libcheck=$(realpath "$6") avx2_so=${7:+$(realpath -s "$7")}
+libcheck=$(realpath "$6")
 check="python3 $(dirname "$0")/check_mix.py"
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../tally.sh"
@@ -86,52 +86,64 @@ if [ -n "$direct_at" ]; then
 		bad "the shim's entries' byte: $(direct) by default, $(direct COPYPERF_ISA=avx512) for avx512, $(direct COPYPERF_ISA=avx2) for avx2, $(direct COPYPERF_ISA=generic) for generic, $(direct COPYPERF_RECORD="$tmp/direct" 2>/dev/null) recording (want $ladder, $ladder, 0, 0, 0)"
 	rm -f "$tmp"/direct.*
 fi
-# The AVX2 shim, where the CPU has AVX2: libcheck on its entries by default (on a CPU with AVX-512,
-# through the library's choice), with the AVX2 variant chosen (by themselves) and recording; its
-# byte 1 where the library chose the AVX2 ladder; what it exports.
-if [ -n "$avx2_so" ] && "$copyperf" --list | grep -q '^copyperf_memcpy_avx2 '; then
-	shim_name="the AVX2 shim" shim_so=$avx2_so
+# Each level's shim (ISA:FILE, after the first six arguments), where the CPU has its variant:
+# libcheck on its entries by default (where the library chose another variant, through that
+# one), with its variant chosen (by themselves) and recording; its byte 1 where the library chose
+# its ladder; what it exports.
+shift 6
+for spec in "$@"; do
+	isa=${spec%%:*} shim_so=$(realpath -s "${spec#*:}")
+	level=$(basename "$(dirname "$shim_so")")
+	"$copyperf" --list | grep -q "^copyperf_memcpy_$isa " || continue
+	shim_name="the $level shim"
 	rec=$tmp/rec && mkdir "$rec"
 	checked "as they copy by default"
-	checked "COPYPERF_ISA=avx2" COPYPERF_ISA=avx2
+	checked "COPYPERF_ISA=$isa" COPYPERF_ISA="$isa"
 	checked "recording" COPYPERF_RECORD=checked
 	[ -s "$rec/checked.memcpy" ] && [ -s "$rec/checked.memmove" ] &&
-		ok "libcheck's calls through the AVX2 shim while recording: both families recorded" ||
-		bad "libcheck's calls through the AVX2 shim while recording: files $(ls -A "$rec" | tr '\n' ' ')"
+		ok "libcheck's calls through $shim_name while recording: both families recorded" ||
+		bad "libcheck's calls through $shim_name while recording: files $(ls -A "$rec" | tr '\n' ' ')"
 	rm -rf "$rec"
-	if "$copyperf" --list | grep -q '^copyperf_memcpy_avx512 '; then ladder=0; else ladder=1; fi
-	[ "$(direct)" = "$ladder" ] && [ "$(direct COPYPERF_ISA=avx2)" = 1 ] &&
-		[ "$(direct COPYPERF_ISA=sse2)" = 0 ] &&
-		[ "$(direct COPYPERF_ISA=avx2 COPYPERF_RECORD="$tmp/direct" 2>/dev/null)" = 0 ] &&
-		ok "the AVX2 shim's entries copy by themselves where the AVX2 ladder is chosen ($ladder by default here), not with another variant or recording" ||
-		bad "the AVX2 shim's entries' byte: $(direct) by default, $(direct COPYPERF_ISA=avx2) for avx2, $(direct COPYPERF_ISA=sse2) for sse2, $(direct COPYPERF_ISA=avx2 COPYPERF_RECORD="$tmp/direct" 2>/dev/null) recording (want $ladder, 1, 0, 0)"
+	if "$copyperf" --list | grep -q "^# copyperf_memcpy/copyperf_memmove: x86-64 $isa variant"; then
+		ladder=1
+	else
+		ladder=0
+	fi
+	[ "$(direct)" = "$ladder" ] && [ "$(direct COPYPERF_ISA="$isa")" = 1 ] &&
+		[ "$(direct COPYPERF_ISA=generic)" = 0 ] &&
+		[ "$(direct COPYPERF_ISA="$isa" COPYPERF_RECORD="$tmp/direct" 2>/dev/null)" = 0 ] &&
+		ok "$shim_name's entries copy by themselves where the $isa ladder is chosen ($ladder by default here), not with another variant or recording" ||
+		bad "$shim_name's entries' byte: $(direct) by default, $(direct COPYPERF_ISA="$isa") for $isa, $(direct COPYPERF_ISA=generic) for generic, $(direct COPYPERF_ISA="$isa" COPYPERF_RECORD="$tmp/direct" 2>/dev/null) recording (want $ladder, 1, 0, 0)"
 	rm -f "$tmp"/direct.*
-	exports=$(nm -D --defined-only "$avx2_so" | awk '{ print $3 }' | sort | tr '\n' ' ')
+	exports=$(nm -D --defined-only "$shim_so" | awk '{ print $3 }' | sort | tr '\n' ' ')
 	[ "$exports" = "__memcpy_chk __memmove_chk __mempcpy __mempcpy_chk memcpy memmove mempcpy " ] &&
-		ok "the AVX2 shim exports the seven names it replaces, no more" || bad "the AVX2 shim exports: $exports"
+		ok "$shim_name exports the seven names it replaces, no more" || bad "$shim_name exports: $exports"
 	unset shim_name shim_so
-	# Preloaded by its name from the directory of the first, the shim the dynamic loader takes is
-	# the AVX2 one where x86-64-v3 is the CPU's best level (AVX-512 hidden from it by
-	# GLIBC_TUNABLES), and the first, through x86-64-v4/, where AVX-512 is there. by_name [VAR=VALUE...]:
-	# the file memcpy resolves to.
+done
+# Preloaded by its name from the directory of the first, the shim the dynamic loader takes is the
+# one for the CPU's best level, or the first where there is none: by default (AVX-512 here, the
+# first through glibc-hwcaps/x86-64-v4/), and with AVX-512, then AVX2 too, hidden from the loader
+# by GLIBC_TUNABLES. by_name [VAR=VALUE...]: the file memcpy resolves to.
+if [ $# -gt 0 ]; then
 	dir=$(dirname "$so")
 	by_name() {
 		env "$@" LD_LIBRARY_PATH="$dir" LD_PRELOAD=libcopyperf-preload.so "$probe" --where |
 			awk '$1 == "memcpy:" { print $2 }'
 	}
 	hide=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW
-	levels=$(GLIBC_TUNABLES=$hide /lib64/ld-linux-x86-64.so.2 --help 2>/dev/null | grep -c 'x86-64-v3 (supported')
-	if [ "$levels" = 1 ]; then
-		[ "$(by_name GLIBC_TUNABLES=$hide)" = "$avx2_so" ] &&
-			ok "preloaded by its name, AVX-512 hidden: the dynamic loader takes the AVX2 shim" ||
-			bad "preloaded by its name, AVX-512 hidden: memcpy from $(by_name GLIBC_TUNABLES=$hide), not $avx2_so"
-	fi
-	if /lib64/ld-linux-x86-64.so.2 --help 2>/dev/null | grep -q 'x86-64-v4 (supported'; then
-		[ "$(by_name)" = "$dir/glibc-hwcaps/x86-64-v4/libcopyperf-preload.so" ] &&
-			[ "$(realpath "$(by_name)")" = "$so" ] &&
-			ok "preloaded by its name on a CPU with AVX-512: the first shim, through glibc-hwcaps/x86-64-v4/" ||
-			bad "preloaded by its name on a CPU with AVX-512: memcpy from $(by_name)"
-	fi
+	for tunables in "" "$hide" "$hide,-AVX2"; do
+		best=$(GLIBC_TUNABLES=$tunables /lib64/ld-linux-x86-64.so.2 --help 2>/dev/null |
+			awk '/ \(supported/ { print $1; exit }')
+		want=$dir/glibc-hwcaps/$best/libcopyperf-preload.so
+		[ -n "$best" ] && [ -e "$want" ] || want=$so
+		got=$(by_name GLIBC_TUNABLES="$tunables")
+		[ "$got" = "$want" ] &&
+			ok "preloaded by its name, GLIBC_TUNABLES='$tunables': the shim for ${best:-no level} (${got#"$dir"/})" ||
+			bad "preloaded by its name, GLIBC_TUNABLES='$tunables': memcpy from $got, not $want"
+	done
+	[ "$(realpath "$dir/glibc-hwcaps/x86-64-v4/libcopyperf-preload.so")" = "$so" ] &&
+		ok "glibc-hwcaps/x86-64-v4/'s shim is the first" ||
+		bad "glibc-hwcaps/x86-64-v4/libcopyperf-preload.so is not a link to the first shim"
 fi
 # The _chk entries: a copy that fits its destination exactly is made and returns it; a destination a
 # byte too short is the C library's report and abort, as without the shim (no core file, in $tmp if

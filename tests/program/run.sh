@@ -284,17 +284,21 @@ else
 	bad "SIGINT: exit $st: $(cat "$tmp/t" "$tmp/err")"
 fi
 
-# The default shim, where copyperf has one beside it: on x86-64 the AVX2 shim in
-# glibc-hwcaps/x86-64-v3/ where the library copies with AVX2 (COPYPERF_ISA=avx2), else the first.
+# The default shim, where copyperf has one beside it: on x86-64 the AVX2 or SSE2 shim in
+# glibc-hwcaps/x86-64-v3/ or x86-64-v2/ where the library copies with that variant, else the first.
 dir=$(dirname "$(realpath "$cp")")
-avx2_shim=$dir/glibc-hwcaps/x86-64-v3/libcopyperf-preload.so
-if [ -z "$shim_opt" ] && [ -e "$avx2_shim" ] && "$cp" --list | grep -q '^copyperf_memcpy_avx2 '; then
-	COPYPERF_ISA=avx2 "$cp" program -q -n 1 -f json -o "$tmp/v3.json" -- "$copier" none 2>/dev/null
-	COPYPERF_ISA=generic "$cp" program -q -n 1 -f json -o "$tmp/v1.json" -- "$copier" none 2>/dev/null
-	[ "$(json "$tmp/v3.json" 'd["program"]["shim"]')" = "$avx2_shim" ] &&
-		[ "$(json "$tmp/v1.json" 'd["program"]["shim"]')" = "$dir/libcopyperf-preload.so" ] &&
-		ok "the default shim: the AVX2 one where the library copies with AVX2, the first with another variant" ||
-		bad "the default shim: $(json "$tmp/v3.json" 'd["program"]["shim"]') with AVX2, $(json "$tmp/v1.json" 'd["program"]["shim"]') with the portable copy"
+# shim_for ISA: the shim copyperf program preloads with COPYPERF_ISA=ISA.
+shim_for() {
+	COPYPERF_ISA=$1 "$cp" program -q -n 1 -f json -o "$tmp/s.json" -- "$copier" none 2>/dev/null &&
+		json "$tmp/s.json" 'd["program"]["shim"]'
+}
+if [ -z "$shim_opt" ] && [ -e "$dir/glibc-hwcaps/x86-64-v3/libcopyperf-preload.so" ] &&
+	"$cp" --list | grep -q '^copyperf_memcpy_avx2 '; then
+	[ "$(shim_for avx2)" = "$dir/glibc-hwcaps/x86-64-v3/libcopyperf-preload.so" ] &&
+		[ "$(shim_for sse2)" = "$dir/glibc-hwcaps/x86-64-v2/libcopyperf-preload.so" ] &&
+		[ "$(shim_for generic)" = "$dir/libcopyperf-preload.so" ] &&
+		ok "the default shim: the AVX2 or SSE2 one where the library copies with that variant, the first with the portable copy" ||
+		bad "the default shim: $(shim_for avx2) with AVX2, $(shim_for sse2) with SSE2, $(shim_for generic) with the portable copy"
 fi
 
 # make bench-apps' table and its verdicts (scripts/bench-apps/run.py), on made-up results.
