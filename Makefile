@@ -79,6 +79,7 @@ preload_level = $(word $(2),$(subst :, ,$(1)))
 PRELOAD_HWCAPS := $(foreach l,$(PRELOAD_LEVELS),glibc-hwcaps/$(call preload_level,$(l),1)/libcopyperf-preload.so)
 PRELOAD_V4     := $(if $(PRELOAD_LEVELS),glibc-hwcaps/x86-64-v4/libcopyperf-preload.so)
 PRELOAD_LEVEL_SO := $(addprefix $(BUILD)/,$(PRELOAD_HWCAPS))
+PRELOAD_V4_LINK := $(addprefix $(BUILD)/,$(PRELOAD_V4))
 # VARIANT:FILE for each, as the tests and make bench take them.
 PRELOAD_LEVEL_SPECS := $(foreach l,$(PRELOAD_LEVELS),$(call preload_level,$(l),2):$(BUILD)/glibc-hwcaps/$(call \
 	preload_level,$(l),1)/libcopyperf-preload.so)
@@ -92,7 +93,8 @@ MAIN_OBJ    := $(BUILD)/src/main.o
 COPYPERF    := $(BUILD)/copyperf
 
 .PHONY: all run test install uninstall clean help
-all: $(COPYPERF) $(LIB_A) $(LIB_SO) $(BUILD)/$(LIB_SONAME) $(PRELOAD_SO) $(PRELOAD_LEVEL_SO)
+all: $(COPYPERF) $(LIB_A) $(LIB_SO) $(BUILD)/$(LIB_SONAME) $(PRELOAD_SO) $(PRELOAD_LEVEL_SO) \
+	$(PRELOAD_V4_LINK)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -143,12 +145,13 @@ $(BUILD)/lib/x86_64/preload_entries_$(2).o: lib/x86_64/preload_entries.S
 
 $(BUILD)/glibc-hwcaps/$(1)/libcopyperf-preload.so: $(filter-out %/preload_entries.o,$(PRELOAD_OBJ)) \
 		$(BUILD)/lib/x86_64/preload_entries_$(2).o $(LIB_OBJ) $(PRELOAD_MAP)
-	@mkdir -p $$(dir $$@) $(BUILD)/$(dir $(PRELOAD_V4))
+	@mkdir -p $$(dir $$@)
 	$$(PRELOAD_LINK)
-	ln -sfn ../../libcopyperf-preload.so $(BUILD)/$(PRELOAD_V4)
 endef
 $(foreach l,$(PRELOAD_LEVELS),$(eval $(call PRELOAD_LEVEL_RULES,$(call preload_level,$(l),1),$(call \
 	preload_level,$(l),2),$(call preload_level,$(l),3))))
+$(if $(PRELOAD_V4_LINK),$(eval $(PRELOAD_V4_LINK): | $(PRELOAD_SO); @mkdir -p $$(dir $$@) && \
+	ln -sfn ../../libcopyperf-preload.so $$@))
 
 $(COPYPERF): $(MAIN_OBJ) $(CMD_OBJ) $(LIB_A)
 	$(CC) $(STATIC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -219,7 +222,8 @@ install: all
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libcopyperf.so
 	install -m 644 include/copyperf.h $(DESTDIR)$(PREFIX)/include/copyperf.h
 	install -D -m 644 $(PRELOAD_SO) $(DESTDIR)$(PRELOADDIR)/libcopyperf-preload.so
-	$(foreach f,$(PRELOAD_HWCAPS),install -D -m 644 $(BUILD)/$(f) $(DESTDIR)$(PRELOADDIR)/$(f) &&) true
+	$(if $(PRELOAD_HWCAPS),$(foreach f,$(PRELOAD_HWCAPS),install -D -m 644 $(BUILD)/$(f) \
+		$(DESTDIR)$(PRELOADDIR)/$(f) &&) true)
 	$(if $(PRELOAD_V4),install -d $(DESTDIR)$(PRELOADDIR)/$(dir $(PRELOAD_V4)) && \
 		ln -sfn ../../libcopyperf-preload.so $(DESTDIR)$(PRELOADDIR)/$(PRELOAD_V4))
 	install -m 644 include/uapi/copyperf_ioctl.h $(DESTDIR)$(PREFIX)/include/copyperf_ioctl.h

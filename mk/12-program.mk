@@ -16,6 +16,6 @@ $(PROGRAM_BROKEN_SHIM): tests/program/broken_shim.c
 	$(CC) $(ALL_CFLAGS) -fno-builtin -fno-tree-loop-distribute-patterns -shared -fPIC -o $@ $<
 
 .PHONY: test-program
-test-program: $(COPYPERF) $(PRELOAD_SO) $(PROGRAM_COPIER) $(PROGRAM_BROKEN_SHIM) $(SHARED_ROUTINES)
+test-program: $(COPYPERF) $(PRELOAD_SO) $(PRELOAD_LEVEL_SO) $(PRELOAD_V4_LINK) $(PROGRAM_COPIER) $(PROGRAM_BROKEN_SHIM) $(SHARED_ROUTINES)
 	@tests/program/run.sh $(COPYPERF) $(PRELOAD_SO) $(PROGRAM_COPIER) $(PROGRAM_BROKEN_SHIM) \
 		$(SHARED_ROUTINES)

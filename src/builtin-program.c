@@ -67,9 +67,10 @@ static const char program_usage[] =
 
 /*
  * Of the shims in dir, the one whose own entries are the copy the library
- * chose here: on x86-64 without AVX-512, the one for its variant that the
- * dynamic loader would take from glibc-hwcaps/ for a shim preloaded by its
- * name; the first otherwise, or where that one is not there. The variant is
+ * chose here (the CPU's best, or COPYPERF_ISA's): the shim of its variant in
+ * glibc-hwcaps/LEVEL/, where PRELOAD_LEVELS has one (on a CPU of that level
+ * the dynamic loader takes the same for a shim preloaded by its name); the
+ * first otherwise, or where that one is not there. The variant is
  * copyperf_describe()'s second word ("x86-64 avx2 variant ...").
  */
 static void shim_in(const char *dir, int dirlen, char *out, size_t len)

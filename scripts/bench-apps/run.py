@@ -110,9 +110,12 @@ def default_shim(copyperf):
                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True)
     try:
-        return json.loads(p.stdout)["program"]["shim"]
+        shim = json.loads(p.stdout)["program"]["shim"]
     except (ValueError, KeyError, TypeError):
-        fail(f"{copyperf} program: no default shim ({p.stderr.strip() or 'no JSON'})", 1)
+        shim = None
+    if not isinstance(shim, str) or not shim:
+        fail(f"{copyperf} program: no default shim ({p.stderr.strip() or 'none in its JSON'})", 1)
+    return shim
 
 
 def run_copyperf(args, name, argv, pinned, control):

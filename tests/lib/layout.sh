@@ -16,8 +16,9 @@
 # entry's line, and, where the library's entry line holds their size tests,
 # the sizes below a vector on a line of their own, the 16-31 (AVX2) and
 # 4-15 byte blocks each at a line's start: with the test's 9 bytes the
-# entry's line holds no more, and a test or a block across a 32-byte
-# boundary there cost the copies below a vector a cycle or two.
+# entry's line holds no more, and every 32-byte block a path crosses costs
+# it a fetch. The SSE2 shim's entries use no ymm register (its CPUs may
+# have no AVX).
 # An edit that lays a path out otherwise fails here, not silently in a
 # benchmark.
 # Usage: layout.sh LIBRARY.so [PRELOAD_SHIM.so [LEVEL_PRELOAD_SHIM.so...]]
@@ -143,6 +144,10 @@ for level_shim in "$@"; do
 		to_16_31=$( [ "$v" = 0x20 ] && after 'cmp $0x10,%edx' || echo "0 0")
 		if [ -z "$entry" ] || [ -z "$ret" ] || [ -z "$under" ] || [ -z "$to_16_31" ] || [ -z "$to_4_15" ]; then
 			echo "layout.sh: $name's $fn: not found in $level_shim, or a size test missing" >&2
+			status=1
+		elif [ "$v" = 0x10 ] && printf '%s\n' "$body" | grep -q '%ymm'; then
+			echo "layout.sh: $name's $fn: 16-byte vectors, but a ymm register:" >&2
+			printf '%s\n' "$body" | grep '%ymm' | head -3 >&2
 			status=1
 		elif [ $((0x$entry % 64)) -ne 0 ] || [ $((0x$ret - 0x$entry)) -ge 64 ] ||
 			[ $((0x${under#* } % 64)) -ne 0 ] || [ $((0x${to_4_15% *} / 64)) -ne $((0x${under#* } / 64)) ] ||

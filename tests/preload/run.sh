@@ -94,7 +94,10 @@ shift 6
 for spec in "$@"; do
 	isa=${spec%%:*} shim_so=$(realpath -s "${spec#*:}")
 	level=$(basename "$(dirname "$shim_so")")
-	"$copyperf" --list | grep -q "^copyperf_memcpy_$isa " || continue
+	if ! "$copyperf" --list | grep -q "^copyperf_memcpy_$isa "; then
+		unset shim_so
+		continue
+	fi
 	shim_name="the $level shim"
 	rec=$tmp/rec && mkdir "$rec"
 	checked "as they copy by default"
@@ -155,13 +158,17 @@ aborted() {
 	( (cd "$tmp" && ulimit -c 0 && exec env "$@" "$mix" overflow "$family") >"$out" 2>"$out.err"
 		echo $?) 2>/dev/null
 }
-for family in memcpy memmove; do
-	plain=$(aborted "$tmp/overflow-plain")
-	shim=$(aborted "$tmp/overflow-shim" LD_PRELOAD="$so")
-	[ "$plain" = 134 ] && [ "$shim" = 134 ] && [ "$(cat "$tmp/overflow-shim")" = "exact fit copied" ] &&
-		grep -q 'buffer overflow detected' "$tmp/overflow-shim.err" &&
-		ok "__${family}_chk: an exact fit copied, a byte past the destination aborted with the C library's report, as without the shim" ||
-		bad "__${family}_chk: status $plain without the shim, $shim with it; $(cat "$tmp/overflow-shim" "$tmp/overflow-shim.err")"
+# The first shim's, and each level's shim's (the ISA:FILE arguments) as they copy by default.
+for chk_so in "$so" $(for spec in "$@"; do echo "${spec#*:}"; done); do
+	name=$([ "$chk_so" = "$so" ] && echo "the shim" || echo "the $(basename "$(dirname "$chk_so")") shim")
+	for family in memcpy memmove; do
+		plain=$(aborted "$tmp/overflow-plain")
+		shim=$(aborted "$tmp/overflow-shim" LD_PRELOAD="$chk_so")
+		[ "$plain" = 134 ] && [ "$shim" = 134 ] && [ "$(cat "$tmp/overflow-shim")" = "exact fit copied" ] &&
+			grep -q 'buffer overflow detected' "$tmp/overflow-shim.err" &&
+			ok "__${family}_chk in $name: an exact fit copied, a byte past the destination aborted with the C library's report, as without the shim" ||
+			bad "__${family}_chk in $name: status $plain without the shim, $shim with it; $(cat "$tmp/overflow-shim" "$tmp/overflow-shim.err")"
+	done
 done
 
 # A program linked against libcopyperf.so loads and copies under the shim, and an old

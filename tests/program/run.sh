@@ -69,8 +69,9 @@ else
 	bad "a program that copies: $(cat "$tmp/t" "$tmp/err")"
 fi
 
-# The JSON: every field, the samples one per pair, the command's words kept apart.
-if prog -q -n 3 -f json -o "$tmp/c.json" -- "$copier" copy 20 2>"$tmp/err" &&
+# The JSON: every field, the samples one per pair, the command's words kept apart; the shim the
+# one given (without --shim it depends on the variant the library chose: below).
+if "$cp" program --shim="$shim" -q -n 3 -f json -o "$tmp/c.json" -- "$copier" copy 20 2>"$tmp/err" &&
 	[ "$(json "$tmp/c.json" 'd["program"]["command"][1:]')" = "['copy', '20']" ] &&
 	[ "$(json "$tmp/c.json" 'd["program"]["pairs"]')" = 3 ] &&
 	[ "$(json "$tmp/c.json" 'len(d["program"]["without"]["samples"]) == 3 == len(d["program"]["with"]["samples"])')" = True ] &&
