@@ -71,18 +71,22 @@ PRELOAD_MAP := lib/preload.map
 # On x86-64 a shim for each ladder besides the first's, for the CPUs whose variant it is: in
 # glibc-hwcaps/LEVEL/ beside the first, where the dynamic loader looks before the first's
 # directory for a shim preloaded by its name alone on a CPU of that level, and where `copyperf
-# program` looks on a CPU whose library copies with that variant. LEVEL:VARIANT:DEFINE, the
-# best level first: AVX2 for x86-64-v3, SSE2 for x86-64-v2 (lib/x86_64/preload_entries.S).
-# x86-64-v4/ holds a link to the first, which CPUs with AVX-512 would otherwise pass over.
-PRELOAD_LEVELS := $(if $(filter x86_64,$(ARCH_DIR)),x86-64-v3:avx2:AVX2 x86-64-v2:sse2:SSE2)
+# program` looks on a CPU whose library copies with that variant. LEVEL:VARIANT:VECTORS (the
+# ladder's vectors, lib/x86_64/vec_ladder.inc), the best level first: AVX2 for x86-64-v3,
+# SSE2 for x86-64-v2 (lib/x86_64/preload_entries.S). x86-64-v4/ holds a link to the first,
+# which CPUs with AVX-512 would otherwise pass over.
+PRELOAD_LEVELS := $(if $(filter x86_64,$(ARCH_DIR)),x86-64-v3:avx2:AVX2_VECTORS \
+	x86-64-v2:sse2:SSE2_VECTORS)
 preload_level = $(word $(2),$(subst :, ,$(1)))
-PRELOAD_HWCAPS := $(foreach l,$(PRELOAD_LEVELS),glibc-hwcaps/$(call preload_level,$(l),1)/libcopyperf-preload.so)
-PRELOAD_V4     := $(if $(PRELOAD_LEVELS),glibc-hwcaps/x86-64-v4/libcopyperf-preload.so)
+# A level's shim, from the top of its tree (LEVEL:VARIANT:VECTORS, or a level's name).
+preload_level_file = glibc-hwcaps/$(call preload_level,$(1),1)/libcopyperf-preload.so
+PRELOAD_HWCAPS := $(foreach l,$(PRELOAD_LEVELS),$(call preload_level_file,$(l)))
+PRELOAD_V4     := $(if $(PRELOAD_LEVELS),$(call preload_level_file,x86-64-v4))
 PRELOAD_LEVEL_SO := $(addprefix $(BUILD)/,$(PRELOAD_HWCAPS))
 PRELOAD_V4_LINK := $(addprefix $(BUILD)/,$(PRELOAD_V4))
 # VARIANT:FILE for each, as the tests and make bench take them.
-PRELOAD_LEVEL_SPECS := $(foreach l,$(PRELOAD_LEVELS),$(call preload_level,$(l),2):$(BUILD)/glibc-hwcaps/$(call \
-	preload_level,$(l),1)/libcopyperf-preload.so)
+PRELOAD_LEVEL_SPECS := $(foreach l,$(PRELOAD_LEVELS),$(call preload_level,$(l),2):$(BUILD)/$(call \
+	preload_level_file,$(l)))
 # Loaded by path, never linked: Debian's packages keep it in a directory of its own.
 PRELOADDIR  ?= $(LIBDIR)
 
@@ -137,19 +141,19 @@ PRELOAD_LINK = $(CC) -shared -Wl,-soname,libcopyperf-preload.so -Wl,-z,nodelete 
 $(PRELOAD_SO): $(PRELOAD_OBJ) $(LIB_OBJ) $(PRELOAD_MAP)
 	$(PRELOAD_LINK)
 
-# A level's shim (LEVEL, VARIANT, DEFINE): its entries' object and the shim; the first's link.
+# A level's shim (LEVEL:VARIANT:VECTORS): its entries' object and the shim.
 define PRELOAD_LEVEL_RULES
-$(BUILD)/lib/x86_64/preload_entries_$(2).o: lib/x86_64/preload_entries.S
+$(BUILD)/lib/x86_64/preload_entries_$(call preload_level,$(1),2).o: lib/x86_64/preload_entries.S
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(ALL_CFLAGS) -DCOPYPERF_PRELOAD_$(3) -fPIC -MMD -MP -c $$< -o $$@
+	$$(CC) $$(ALL_CFLAGS) -DCOPYPERF_PRELOAD_VARIANT=$(call preload_level,$(1),2) \
+		-DCOPYPERF_PRELOAD_VECTORS=$(call preload_level,$(1),3) -fPIC -MMD -MP -c $$< -o $$@
 
-$(BUILD)/glibc-hwcaps/$(1)/libcopyperf-preload.so: $(filter-out %/preload_entries.o,$(PRELOAD_OBJ)) \
-		$(BUILD)/lib/x86_64/preload_entries_$(2).o $(LIB_OBJ) $(PRELOAD_MAP)
+$(BUILD)/$(call preload_level_file,$(1)): $(filter-out %/preload_entries.o,$(PRELOAD_OBJ)) \
+		$(BUILD)/lib/x86_64/preload_entries_$(call preload_level,$(1),2).o $(LIB_OBJ) $(PRELOAD_MAP)
 	@mkdir -p $$(dir $$@)
 	$$(PRELOAD_LINK)
 endef
-$(foreach l,$(PRELOAD_LEVELS),$(eval $(call PRELOAD_LEVEL_RULES,$(call preload_level,$(l),1),$(call \
-	preload_level,$(l),2),$(call preload_level,$(l),3))))
+$(foreach l,$(PRELOAD_LEVELS),$(eval $(call PRELOAD_LEVEL_RULES,$(l))))
 $(if $(PRELOAD_V4_LINK),$(eval $(PRELOAD_V4_LINK): | $(PRELOAD_SO); @mkdir -p $$(dir $$@) && \
 	ln -sfn ../../libcopyperf-preload.so $$@))
 

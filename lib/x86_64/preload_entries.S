@@ -6,12 +6,12 @@
  * entry that called the library would add a taken jump to every copy, which
  * a copy of a few bytes in a loop pays in full (BENCHMARKS.md, "Through the
  * preload shim"). A shim is built from this file for each ladder: by default
- * the AVX-512 one (avx512_ladder.inc); with COPYPERF_PRELOAD_AVX2 or
- * COPYPERF_PRELOAD_SSE2 the AVX2 or SSE2 one (vec_ladder.inc), for CPUs
- * without AVX-512 or without AVX2, installed under glibc-hwcaps/x86-64-v3/
- * or x86-64-v2/ beside the first, where the dynamic loader takes it for a
- * shim preloaded by its name alone on such a CPU (the Makefile's
- * PRELOAD_LEVELS).
+ * the AVX-512 one (avx512_ladder.inc); with COPYPERF_PRELOAD_VARIANT (avx2,
+ * sse2) and COPYPERF_PRELOAD_VECTORS (its vectors, vec_ladder.inc) that
+ * variant's, for CPUs without AVX-512 or without AVX2, installed under
+ * glibc-hwcaps/x86-64-v3/ or x86-64-v2/ beside the first, where the dynamic
+ * loader takes it for a shim preloaded by its name alone on such a CPU (the
+ * Makefile's PRELOAD_LEVELS).
  *
  * An ifunc would add nothing, but the dynamic loader resolves the references
  * of a library linked with -z now (most of Debian's) before it relocates a
@@ -27,7 +27,7 @@
  * memcpy@GLIBC_2.2.5, a memmove for programs older than 2.14.
  */
 #include "blocks.inc"
-#if defined COPYPERF_PRELOAD_AVX2 || defined COPYPERF_PRELOAD_SSE2
+#ifdef COPYPERF_PRELOAD_VARIANT
 #include "vec_ladder.inc"
 #else
 #include "avx512_ladder.inc"
@@ -49,18 +49,16 @@ END \name
 .endm
 
 	.text
-#ifdef COPYPERF_PRELOAD_AVX2
-#define DIRECT_COPY copyperf_memmove_avx2
-VEC_LADDER memcpy, copyperf_x86_avx2_memmove_large, copyperf_x86_forward_avx2, 1, AVX2_VECTORS, \
-	copyperf_preload_direct, copyperf_preload_memcpy
-VEC_LADDER memmove, copyperf_x86_avx2_memmove_large, copyperf_x86_forward_avx2, 1, AVX2_VECTORS, \
-	copyperf_preload_direct, copyperf_preload_memmove
-#elif defined COPYPERF_PRELOAD_SSE2
-#define DIRECT_COPY copyperf_memmove_sse2
-VEC_LADDER memcpy, copyperf_x86_sse2_memmove_large, copyperf_x86_forward_sse2, 1, SSE2_VECTORS, \
-	copyperf_preload_direct, copyperf_preload_memcpy
-VEC_LADDER memmove, copyperf_x86_sse2_memmove_large, copyperf_x86_forward_sse2, 1, SSE2_VECTORS, \
-	copyperf_preload_direct, copyperf_preload_memmove
+#ifdef COPYPERF_PRELOAD_VARIANT
+/* The variant's names: OF_VARIANT(copyperf_memmove_,) is copyperf_memmove_avx2 for avx2. */
+#define PASTE(a, b, c) a##b##c
+#define PASTED(a, b, c) PASTE(a, b, c)
+#define OF_VARIANT(before, after) PASTED(before, COPYPERF_PRELOAD_VARIANT, after)
+#define DIRECT_COPY OF_VARIANT(copyperf_memmove_,)
+VEC_LADDER memcpy, OF_VARIANT(copyperf_x86_, _memmove_large), OF_VARIANT(copyperf_x86_forward_,), 1, \
+	COPYPERF_PRELOAD_VECTORS, copyperf_preload_direct, copyperf_preload_memcpy
+VEC_LADDER memmove, OF_VARIANT(copyperf_x86_, _memmove_large), OF_VARIANT(copyperf_x86_forward_,), 1, \
+	COPYPERF_PRELOAD_VECTORS, copyperf_preload_direct, copyperf_preload_memmove
 #else
 #define DIRECT_COPY copyperf_memmove_avx512
 SIZE_TESTED memcpy, copyperf_x86_avx512_memmove_large, 1, copyperf_preload_direct, copyperf_preload_memcpy
