@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
+#include "compare.h"
 #include "measure/placement/numa.h"
 #include "output.h"
+#include "reference.h"
+#include "stats/mann_whitney.h"
 #include "sizes.h"
+#include "stats/stats.h"
 #include "xalloc.h"
 
 static const char *space(const struct report *r)
@@ -98,6 +102,52 @@ static bool totals_rounded(const struct report *r)
 	return false;
 }
 
+/*
+ * The column that reads each routine against the C library's (reference.h),
+ * where the run measured memcpy or memmove beside it: the ratio, and a star
+ * where the rank test says the two differ.
+ */
+static bool in_kernel(const struct report *r)
+{
+	return !strcmp(space(r), "kernel");
+}
+
+static void reading_note(FILE *f, const struct report *r)
+{
+	if (!report_has_readings(r))
+		return;
+	if (in_kernel(r))
+		fputs("vs memcpy: the routine's speed over the kernel's memcpy's at the same point "
+		      "(medians),\nabove 1 faster; *: the two differ by the Mann-Whitney test on "
+		      "their measurements\n", f);
+	else
+		fputs("vs libc: the routine's speed over memcpy's at the same point (memmove's for a "
+		      "routine that\ntakes overlapping buffers; medians), above 1 faster; *: the two "
+		      "differ by the Mann-Whitney\ntest on their measurements ", f);
+	fprintf(f, "(p < %g, each row alone)\n", COMPARE_ALPHA);
+	if (mann_whitney_min_p(r->o->repeat, r->o->repeat) >= COMPARE_ALPHA)
+		fprintf(f, "(%u measurements a point are too few for any difference to pass that "
+			   "test: -n 4 or more)\n", r->o->repeat);
+}
+
+static void reading_head(FILE *f, const struct report *r)
+{
+	if (report_has_readings(r))
+		fprintf(f, " %9s", in_kernel(r) ? "vs memcpy" : "vs libc");
+}
+
+static void reading_column(FILE *f, const struct report *r, const struct point_result *p)
+{
+	struct point_reading reading;
+
+	if (!report_has_readings(r))
+		return;
+	if (point_read(r, p, &reading))
+		fprintf(f, " %7.3fx%c", reading.ratio, reading.verdict ? '*' : ' ');
+	else
+		fprintf(f, " %9s", "-");
+}
+
 static void header(FILE *f, const struct report *r, const struct widths *w)
 {
 	const struct options *o = r->o;
@@ -114,11 +164,13 @@ static void header(FILE *f, const struct report *r, const struct widths *w)
 	fprintf(f, "MB/s: 2^20 bytes per second; median [min, max] of %u measurements\n",
 		o->repeat);
 	threads_note(f, r, false);
+	reading_note(f, r);
 	fputc('\n', f);
 	fprintf(f, "%-*s %9s", w->routine, "routine", "chunk [B]");
 	thread_heads(f, report_is_threaded(r), false);
 	fprintf(f, " %12s %12s %12s %10s", "MB/s median", "MB/s min", "MB/s max", "time [s]");
 	thread_heads(f, report_is_threaded(r), true);
+	reading_head(f, r);
 	fprintf(f, "  %s%s\n", "verified", report_has_counters(r) ? "     cyc/B    B/cyc" : "");
 }
 
@@ -142,6 +194,7 @@ static void replay_header(FILE *f, const struct report *r, const struct widths *
 		   "measurements;\nMB/s: 2^20 bytes per second at the median\n",
 		r->o->repeat);
 	threads_note(f, r, true);
+	reading_note(f, r);
 	fputc('\n', f);
 	fprintf(f, "%-*s %-*s %-11s %10s", w->routine, "routine", w->distribution, "distribution",
 		"working set", "[B]");
@@ -149,6 +202,7 @@ static void replay_header(FILE *f, const struct report *r, const struct widths *
 	fprintf(f, " %8s %13s %14s %9s %9s %12s", "calls", "mean size [B]", "ns/call median", "min",
 		"max", "MB/s median");
 	thread_heads(f, report_is_threaded(r), true);
+	reading_head(f, r);
 	fprintf(f, "  %s%s\n", "verified", report_has_counters(r) ? "   cyc/call" : "");
 }
 
@@ -163,8 +217,8 @@ static void counter_columns(FILE *f, const struct point_result *p)
 		fprintf(f, "  %10s %8s", "-", "-");
 }
 
-static void chunk_row(FILE *f, const struct point_result *p, const struct widths *w,
-		      bool counters)
+static void chunk_row(FILE *f, const struct report *r, const struct point_result *p,
+		      const struct widths *w, bool counters)
 {
 	fprintf(f, "%-*s %9llu", w->routine, p->routine, (unsigned long long)p->chunk);
 	if (p->threads)
@@ -178,14 +232,15 @@ static void chunk_row(FILE *f, const struct point_result *p, const struct widths
 		p->seconds.median);
 	if (p->threads)
 		thread_columns(f, p);
+	reading_column(f, r, p);
 	fputs("  yes", f);
 	if (counters)
 		counter_columns(f, p);
 	fputc('\n', f);
 }
 
-static void replay_row(FILE *f, const struct point_result *p, const struct widths *w,
-		       bool counters)
+static void replay_row(FILE *f, const struct report *r, const struct point_result *p,
+		       const struct widths *w, bool counters)
 {
 	double cpc = cycles_per_call(p);
 
@@ -203,12 +258,77 @@ static void replay_row(FILE *f, const struct point_result *p, const struct width
 		rate(p, p->seconds.median) / BYTES_PER_MB);
 	if (p->threads)
 		thread_columns(f, p);
+	reading_column(f, r, p);
 	fputs("  yes", f);
 	if (counters && cpc > 0)
 		fprintf(f, "  %9.1f", cpc);
 	else if (counters)
 		fprintf(f, "  %9s", "-");
 	fputc('\n', f);
+}
+
+/* Where a point lies, for the summary's list: its chunk or its mix and working set, its threads. */
+static void point_label(char *buf, size_t len, const struct point_result *p)
+{
+	int n = p->distribution
+			? snprintf(buf, len, "%s at %s", p->distribution, p->working_set_name)
+			: snprintf(buf, len, "%llu B", (unsigned long long)p->chunk);
+
+	if (p->threads && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " on %u thread%s", p->threads,
+			 p->threads == 1 ? "" : "s");
+}
+
+/*
+ * One line per routine read against the C library's: the geometric mean of
+ * its ratios, and where it was faster and slower by the test, the slower
+ * points named.
+ */
+static void routine_summary(FILE *f, const struct report *r, size_t first, size_t end,
+			    bool replay)
+{
+	double *ratios = xcalloc(end - first, sizeof(double), "the summary");
+	size_t n = 0, faster = 0, slower = 0;
+	char slow_at[400] = "", label[120];
+	struct point_reading reading;
+
+	for (size_t i = first; i < end; i++) {
+		size_t len = strlen(slow_at);
+
+		if (!point_read(r, &r->results[i], &reading))
+			continue;
+		ratios[n++] = reading.ratio;
+		faster += reading.verdict > 0;
+		slower += reading.verdict < 0;
+		if (reading.verdict >= 0)
+			continue;
+		point_label(label, sizeof(label), &r->results[i]);
+		if (len + strlen(label) + 8 < sizeof(slow_at))
+			snprintf(slow_at + len, sizeof(slow_at) - len, "%s%s", len ? ", " : "", label);
+		else if (!strstr(slow_at, "..."))
+			strcat(slow_at, ", ...");
+	}
+	if (n)
+		fprintf(f, "%s against %s: geometric mean %.3fx over %zu %s%s; faster at %zu, "
+			   "slower at %zu%s%s%s\n",
+			r->results[first].routine, reference_name(&r->results[first]),
+			geometric_mean(ratios, n), n, replay || report_is_threaded(r) ? "point" : "chunk", n == 1 ? "" : "s",
+			faster, slower, slower ? " (" : "", slow_at, slower ? ")" : "");
+	free(ratios);
+}
+
+static void reading_summary(FILE *f, const struct report *r, bool replay)
+{
+	size_t first = 0;
+
+	if (!report_has_readings(r))
+		return;
+	fputc('\n', f);
+	for (size_t i = 1; i <= r->n; i++)
+		if (i == r->n || r->results[i].routine != r->results[first].routine) {
+			routine_summary(f, r, first, i, replay);
+			first = i;
+		}
 }
 
 void output_table(FILE *f, const struct report *r)
@@ -222,6 +342,7 @@ void output_table(FILE *f, const struct report *r)
 
 		if (i && p->routine != r->results[i - 1].routine)
 			fputc('\n', f);
-		(replay ? replay_row : chunk_row)(f, p, &w, counters);
+		(replay ? replay_row : chunk_row)(f, r, p, &w, counters);
 	}
+	reading_summary(f, r, replay);
 }

@@ -244,6 +244,24 @@ grep -Eq '^broken-short +8 .* yes$' "$tmp/b" && ok || bad "short copy of 8 B (wh
 [ "$(grep -c '^broken-overrun .*FAILED: broken-overrun: wrote past the copied range' "$tmp/b")" -eq 3 ] && ok || bad "overrun not caught: $(cat "$tmp/b")"
 [ "$(grep -c '^memcpy .* yes$' "$tmp/b")" -eq 3 ] && ok || bad "memcpy beside broken routines"
 grep -q 'broken-short FAILED at chunk 4096' "$tmp/berr" && ok || bad "stderr does not name the failure"
+# A FAILED point is read against nothing: the summary counts only the chunk it copied right.
+grep -Eq '^broken-short +8 .* [0-9]+\.[0-9]{3}x[* ] +yes$' "$tmp/b" &&
+	grep -q '^broken-short against memcpy: geometric mean [0-9.]*x over 1 chunk;' "$tmp/b" &&
+	ok || bad "the right chunks of a FAILED routine not read against memcpy: $(cat "$tmp/b")"
+
+# The table reads each routine against the C library's of its contract at the same chunk: a
+# byte loop far under memcpy by the rank test, copyperf_memmove against memmove; the C
+# library's own rows and a run without it read against nothing.
+"$cp" -q -r memcpy,bytes,memmove,copyperf_memmove -c hot -s 4K -t 1M -n 5 >"$tmp/vs" 2>&1
+st=$?
+[ "$st" -eq 0 ] && grep -q '^vs libc: the routine.s speed over memcpy.s' "$tmp/vs" &&
+	grep -Eq '^memcpy +4096 .* - +yes$' "$tmp/vs" && grep -Eq '^memmove +4096 .* - +yes$' "$tmp/vs" &&
+	grep -Eq '^bytes +4096 .* 0\.[0-9]{3}x\* +yes$' "$tmp/vs" &&
+	grep -q '^bytes against memcpy: geometric mean 0\.[0-9]*x over 1 chunk; faster at 0, slower at 1 (4096 B)$' "$tmp/vs" &&
+	grep -q '^copyperf_memmove against memmove: geometric mean ' "$tmp/vs" &&
+	ok || bad "routines against the C library's (exit $st): $(cat "$tmp/vs")"
+"$cp" -q -r bytes,words -c hot -s 4K -t 1M -n 2 >"$tmp/vs" 2>&1
+grep -q 'vs libc\|against' "$tmp/vs" && bad "a run without the C library's routines read against them" || ok
 # Every copy, not only the last one over each byte: a pass is checked before the next covers it
 # (1024 calls a measurement, 16 a pass; the 1000th and 2000th calls are wrong, neither in a last pass).
 for c in hot flush flush-timed; do

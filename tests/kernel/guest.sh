@@ -29,15 +29,20 @@ check "/dev/copyperf appears" test -c /dev/copyperf
 check "--list --kernel names the module's routines" \
 	sh -c 'copyperf --kernel --list | grep -q "^copy_from_user .*copy_from_user"'
 
-# The seed's sweep, 64 KiB to 8 B, for the four routines the issue names.
+# The seed's sweep, 64 KiB to 8 B: the kernel's memcpy and user copies, and the portable C
+# copy; each read against the kernel's memcpy, as the 2008 post read __copy_tofrom_user.
 sweep="memcpy,copy_to_user,copy_from_user,copyperf_generic_memcpy"
-if copyperf --kernel -q -r "$sweep" -t "${SWEEP_TOTAL:-256K}" -n 3 -o /tmp/sweep.txt; then
+if copyperf --kernel -q -r "$sweep" -t "${SWEEP_TOTAL:-256K}" -n 4 -o /tmp/sweep.txt; then
 	rows_ok=yes
 	for r in memcpy copy_to_user copy_from_user copyperf_generic_memcpy; do
 		n=$(grep -cE "^$r +[0-9]+ .* yes$" /tmp/sweep.txt)
 		[ "$n" = 14 ] || { rows_ok="$r has $n verified rows"; break; }
+		[ "$r" = memcpy ] || grep -qE "^$r against memcpy: geometric mean [0-9.]+x over 14 chunks;" \
+			/tmp/sweep.txt || { rows_ok="$r not read against memcpy"; break; }
 	done
-	if [ "$rows_ok" = yes ]; then ok "kernel sweep: 14 verified rows per routine"
+	grep -qE "^memcpy +[0-9]+ .* - +yes$" /tmp/sweep.txt && grep -q "vs memcpy" /tmp/sweep.txt ||
+		rows_ok="no column against the kernel's memcpy"
+	if [ "$rows_ok" = yes ]; then ok "kernel sweep: 14 verified rows per routine, read against memcpy"
 	else bad "kernel sweep: $rows_ok"; fi
 else
 	bad "kernel sweep: copyperf exited $?"

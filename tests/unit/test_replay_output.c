@@ -14,6 +14,7 @@
 #include "assert_near.h"
 #include "report/json_read.h"
 #include "report/output.h"
+#include "render_report.h"
 #include "replay_fixture.h"
 
 static char *distributions[] = { "memcpy_fleet", "my,mix" };
@@ -37,18 +38,6 @@ static void replay(struct replay_fixture *x, int with_counters)
 		x->p[0].counters.present = 1u << COUNTER_CYCLES;
 		x->p[0].counters.count[COUNTER_CYCLES] = 3 * 45000;
 	}
-}
-
-static char *render(void (*writer)(FILE *, const struct report *), const struct report *r)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	assert_non_null(f);
-	writer(f, r);
-	fclose(f);
-	return text;
 }
 
 static struct json *parse(const char *text)
@@ -103,7 +92,7 @@ static void test_json(void **state)
 
 	(void)state;
 	replay(&x, 0);
-	text = render(output_json, &x.r);
+	text = render_report(output_json, &x.r);
 	doc = parse(text);
 	config = json_get_type(doc, "config", JSON_OBJECT);
 	seed = json_get_type(config, "seed", JSON_NUMBER);
@@ -161,7 +150,7 @@ static void test_json_counters(void **state)
 
 	(void)state;
 	replay(&x, 1);
-	text = render(output_json, &x.r);
+	text = render_report(output_json, &x.r);
 	doc = parse(text);
 	c = json_get_type(&json_get_type(doc, "results", JSON_ARRAY)->items[0], "counters",
 			  JSON_OBJECT);
@@ -188,7 +177,7 @@ static void test_json_chunk_config(void **state)
 	x.o.n_distributions = 0;
 	x.o.seed = 7;
 	x.r.n = 0;
-	text = render(output_json, &x.r);
+	text = render_report(output_json, &x.r);
 	doc = parse(text);
 	config = json_get_type(doc, "config", JSON_OBJECT);
 	assert_near(member(config, "seed"), 7, 0);
@@ -205,7 +194,7 @@ static void test_csv(void **state)
 
 	(void)state;
 	replay(&x, 0);
-	text = render(output_csv, &x.r);
+	text = render_report(output_csv, &x.r);
 	assert_string_equal(
 		text,
 		"routine,space,distribution,working_set,working_set_name,calls,mean_size,total,"
@@ -226,7 +215,7 @@ static void test_csv_counters(void **state)
 
 	(void)state;
 	replay(&x, 1);
-	text = render(output_csv, &x.r);
+	text = render_report(output_csv, &x.r);
 	assert_non_null(strstr(text, ",error,seed,chained,cycles,instructions,l1d_read_misses,llc_misses,"
 				     "cycles_per_byte,bytes_per_cycle,cycles_per_call\n"));
 	assert_non_null(strstr(text, ",9223372036854775813,false,45000,,,,0.3,3.33333,45\n"));
@@ -263,18 +252,18 @@ static void test_table(void **state)
 
 	(void)state;
 	replay(&x, 0);
-	text = render(output_table, &x.r);
+	text = render_report(output_table, &x.r);
 	assert_lines(text, lines, sizeof(lines) / sizeof(lines[0]));
 	assert_null(strstr(text, "cyc/call"));
 	free(text);
 	replay(&x, 1);
-	text = render(output_table, &x.r);
+	text = render_report(output_table, &x.r);
 	assert_lines(text, counted, sizeof(counted) / sizeof(counted[0]));
 	assert_null(strstr(text, "--chain"));
 	free(text);
 	/* a run with --chain says so where it says what was replayed */
 	x.o.chained = true;
-	text = render(output_table, &x.r);
+	text = render_report(output_table, &x.r);
 	assert_non_null(strstr(text, "recorded call mixes replayed, seed 9223372036854775813, each "
 				     "call waiting for the one before (--chain)\n"));
 	free(text);

@@ -20,6 +20,7 @@ static int init_point(struct point_result *p, const struct measure_params *param
 	memset(p, 0, sizeof(*p));
 	p->routine = b->routine_names[r];
 	p->space = b->space;
+	p->overlap_ok = b->overlap_ok && b->overlap_ok[r];
 	p->samples = calloc(params->repeat, sizeof(*p->samples));
 	p->verified = true;
 	p->chunk = w->chunk;

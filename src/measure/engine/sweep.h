@@ -55,6 +55,7 @@ void *backend_start(struct backend *b, size_t ctx_size, char *err, size_t errlen
 struct point_result {
 	const char *routine;
 	const char *space;
+	bool overlap_ok; /* the routine is correct for overlapping buffers (memmove's contract) */
 	uint64_t chunk;
 	uint64_t total; /* bytes copied per measurement, by all threads: whole chunks only */
 	unsigned repeats;
