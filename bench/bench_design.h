@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * make bench's design, apart from copybench.c so that test-unit checks it:
+ * make bench's design, apart from copybench's parts so that test-unit checks it:
  * the contenders' order in each round, and when a row is below 1.00x.
  */
 #ifndef COPYBENCH_DESIGN_H

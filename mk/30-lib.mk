@@ -79,7 +79,9 @@ test-preload: $(PRELOAD_SO) $(PRELOAD_LEVEL_SO) $(PRELOAD_V4_LINK) $(PRELOAD_PRO
 COPYBENCH := $(BUILD)/bench/copybench
 BENCH_ARGS ?=
 
-$(BUILD)/bench/copybench.o $(BUILD)/bench/all_cpus.o: ALL_CFLAGS += -Isrc
+# copybench's parts (bench/copybench.h says which does what).
+COPYBENCH_PARTS := $(addprefix $(BUILD)/bench/,copybench.o cases.o tables.o processes.o verdicts.o)
+$(COPYBENCH_PARTS) $(BUILD)/bench/all_cpus.o: ALL_CFLAGS += -Isrc
 # The dist tables replay the command's call lists: its reader, drawing and working sets; the
 # flushed and cold sweeps walk the command's own buffers (lane.c), with its cache handling.
 COPYBENCH_OBJ := $(BUILD)/bench/all_cpus.o $(BUILD)/bench/footprint.o $(BUILD)/bench/fresh_process.o \
@@ -89,11 +91,11 @@ COPYBENCH_OBJ := $(BUILD)/bench/all_cpus.o $(BUILD)/bench/footprint.o $(BUILD)/b
 	placement/pages.o placement/pinned_pool.o hardware/cache.o hardware/counters.o \
 	hardware/llc_probe.o hardware/sys_file.o call_mixes/call_list.o call_mixes/distribution.o \
 	call_mixes/distribution_files.o call_mixes/workloads.o)
-$(COPYBENCH): $(BUILD)/bench/copybench.o $(COPYBENCH_OBJ) $(LIB_A)
+$(COPYBENCH): $(COPYBENCH_PARTS) $(COPYBENCH_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # With the test build's wrong routines: test-bench checks that a wrong copy meets no target.
 COPYBENCH_BROKEN := $(BUILD)/tests/copybench-broken
-$(COPYBENCH_BROKEN): $(BUILD)/bench/copybench.o $(BUILD)/tests/broken_routine.o $(COPYBENCH_OBJ) $(LIB_A)
+$(COPYBENCH_BROKEN): $(COPYBENCH_PARTS) $(BUILD)/tests/broken_routine.o $(COPYBENCH_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # What masked moves cost on this CPU (BENCHMARKS.md, "What a masked move costs"); x86-64 with AVX-512 only.
