@@ -112,14 +112,6 @@ static bool same_kind(const struct side *a, const struct side *b, char *why, siz
 	return false;
 }
 
-struct verdict {
-	struct summary a, b; /* of each side's speeds */
-	double ratio;
-	struct mann_whitney test;
-	bool significant;
-	bool regression; /* B significantly below floor x A */
-};
-
 /* The spread of the repeats: half their range, in percent of the median. */
 static double half_range(const struct summary *s)
 {
@@ -132,7 +124,7 @@ static double half_range(const struct summary *s)
  * merely "significantly different, and below".
  */
 static bool regressed(double *sa, size_t na, const double *sb, size_t nb, double floor,
-		      const struct verdict *v)
+		      const struct compare_verdict *v)
 {
 	struct mann_whitney shifted;
 
@@ -150,8 +142,8 @@ static bool by_runs(const struct result_row *a, const struct result_row *b)
 	return a->n_runs > 1 && b->n_runs > 1;
 }
 
-static void judge(const struct result_row *a, const struct result_row *b, double floor,
-		  struct verdict *v)
+void compare_judge(const struct result_row *a, const struct result_row *b, double floor,
+		   struct compare_verdict *v)
 {
 	size_t na = by_runs(a, b) ? a->n_runs : a->n_samples;
 	size_t nb = by_runs(a, b) ? b->n_runs : b->n_samples;
@@ -169,6 +161,7 @@ static void judge(const struct result_row *a, const struct result_row *b, double
 	}
 	mann_whitney(sb, nb, sa, na, &v->test);
 	v->significant = v->test.p < COMPARE_ALPHA;
+	v->direction = !v->significant ? 0 : 2 * v->test.u > (double)na * (double)nb ? 1 : -1;
 	v->regression = floor < 1 && regressed(sa, na, sb, nb, floor, v);
 	free(sa);
 }
@@ -285,7 +278,7 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 	       program ? "B s/run" : replay ? "B ns/call" : "B MB/s", "+-", "B/A", "p");
 	for (size_t i = 0; i < a->n; i++) {
 		const struct result_row *ra = &a->rows[i], *rb = result_set_find(b, ra);
-		struct verdict v;
+		struct compare_verdict v;
 
 		if (!rb) {
 			only_a++;
@@ -298,7 +291,7 @@ static size_t compare_sets(const struct result_set *a, const struct result_set *
 			failed_b += !rb->verified;
 			continue;
 		}
-		judge(ra, rb, floor, &v);
+		compare_judge(ra, rb, floor, &v);
 		on_repeats += a->runs > 1 && b->runs > 1 && !by_runs(ra, rb);
 		approx += !v.test.exact;
 		compared++;

@@ -5,8 +5,8 @@
 #include "measure/placement/numa.h"
 #include "output.h"
 #include "reference.h"
-#include "stats/mann_whitney.h"
 #include "sizes.h"
+#include "stats/mann_whitney.h"
 #include "stats/stats.h"
 #include "xalloc.h"
 
@@ -102,19 +102,19 @@ static bool totals_rounded(const struct report *r)
 	return false;
 }
 
-/*
- * The column that reads each routine against the C library's (reference.h),
- * where the run measured memcpy or memmove beside it: the ratio, and a star
- * where the rank test says the two differ.
- */
 static bool in_kernel(const struct report *r)
 {
 	return !strcmp(space(r), "kernel");
 }
 
-static void reading_note(FILE *f, const struct report *r)
+/*
+ * The column that reads each routine against the C library's (reference.h),
+ * where the run measured memcpy or memmove beside it: the ratio, and a star
+ * where the rank test says the two differ; its note, its head, its cells.
+ */
+static void reading_note(FILE *f, const struct report *r, const struct readings *rd)
 {
-	if (!report_has_readings(r))
+	if (!rd->any)
 		return;
 	if (in_kernel(r))
 		fputs("vs memcpy: the routine's speed over the kernel's memcpy's at the same point "
@@ -130,25 +130,26 @@ static void reading_note(FILE *f, const struct report *r)
 			   "test: -n 4 or more)\n", r->o->repeat);
 }
 
-static void reading_head(FILE *f, const struct report *r)
+static void reading_head(FILE *f, const struct report *r, const struct readings *rd)
 {
-	if (report_has_readings(r))
+	if (rd->any)
 		fprintf(f, " %9s", in_kernel(r) ? "vs memcpy" : "vs libc");
 }
 
-static void reading_column(FILE *f, const struct report *r, const struct point_result *p)
+static void reading_column(FILE *f, const struct readings *rd, size_t i)
 {
-	struct point_reading reading;
+	const struct point_reading *reading = &rd->at[i];
 
-	if (!report_has_readings(r))
+	if (!rd->any)
 		return;
-	if (point_read(r, p, &reading))
-		fprintf(f, " %7.3fx%c", reading.ratio, reading.verdict ? '*' : ' ');
+	if (reading->reference)
+		fprintf(f, " %7.3fx%c", reading->ratio, reading->verdict ? '*' : ' ');
 	else
 		fprintf(f, " %9s", "-");
 }
 
-static void header(FILE *f, const struct report *r, const struct widths *w)
+static void header(FILE *f, const struct report *r, const struct widths *w,
+		   const struct readings *rd)
 {
 	const struct options *o = r->o;
 	char total[32], buffer[32];
@@ -164,13 +165,13 @@ static void header(FILE *f, const struct report *r, const struct widths *w)
 	fprintf(f, "MB/s: 2^20 bytes per second; median [min, max] of %u measurements\n",
 		o->repeat);
 	threads_note(f, r, false);
-	reading_note(f, r);
+	reading_note(f, r, rd);
 	fputc('\n', f);
 	fprintf(f, "%-*s %9s", w->routine, "routine", "chunk [B]");
 	thread_heads(f, report_is_threaded(r), false);
 	fprintf(f, " %12s %12s %12s %10s", "MB/s median", "MB/s min", "MB/s max", "time [s]");
 	thread_heads(f, report_is_threaded(r), true);
-	reading_head(f, r);
+	reading_head(f, r, rd);
 	fprintf(f, "  %s%s\n", "verified", report_has_counters(r) ? "     cyc/B    B/cyc" : "");
 }
 
@@ -178,7 +179,8 @@ static void header(FILE *f, const struct report *r, const struct widths *w)
  * A replay's header: the seed, so that the same call lists can be drawn again,
  * and what a time per call is, since each measurement makes many calls.
  */
-static void replay_header(FILE *f, const struct report *r, const struct widths *w)
+static void replay_header(FILE *f, const struct report *r, const struct widths *w,
+			  const struct readings *rd)
 {
 	fprintf(f, "copyperf %s: %s space, recorded call mixes replayed, seed %llu%s\n",
 		COPYPERF_VERSION, space(r), (unsigned long long)r->o->seed,
@@ -194,7 +196,7 @@ static void replay_header(FILE *f, const struct report *r, const struct widths *
 		   "measurements;\nMB/s: 2^20 bytes per second at the median\n",
 		r->o->repeat);
 	threads_note(f, r, true);
-	reading_note(f, r);
+	reading_note(f, r, rd);
 	fputc('\n', f);
 	fprintf(f, "%-*s %-*s %-11s %10s", w->routine, "routine", w->distribution, "distribution",
 		"working set", "[B]");
@@ -202,7 +204,7 @@ static void replay_header(FILE *f, const struct report *r, const struct widths *
 	fprintf(f, " %8s %13s %14s %9s %9s %12s", "calls", "mean size [B]", "ns/call median", "min",
 		"max", "MB/s median");
 	thread_heads(f, report_is_threaded(r), true);
-	reading_head(f, r);
+	reading_head(f, r, rd);
 	fprintf(f, "  %s%s\n", "verified", report_has_counters(r) ? "   cyc/call" : "");
 }
 
@@ -217,7 +219,7 @@ static void counter_columns(FILE *f, const struct point_result *p)
 		fprintf(f, "  %10s %8s", "-", "-");
 }
 
-static void chunk_row(FILE *f, const struct report *r, const struct point_result *p,
+static void chunk_row(FILE *f, const struct readings *rd, size_t i, const struct point_result *p,
 		      const struct widths *w, bool counters)
 {
 	fprintf(f, "%-*s %9llu", w->routine, p->routine, (unsigned long long)p->chunk);
@@ -232,15 +234,15 @@ static void chunk_row(FILE *f, const struct report *r, const struct point_result
 		p->seconds.median);
 	if (p->threads)
 		thread_columns(f, p);
-	reading_column(f, r, p);
+	reading_column(f, rd, i);
 	fputs("  yes", f);
 	if (counters)
 		counter_columns(f, p);
 	fputc('\n', f);
 }
 
-static void replay_row(FILE *f, const struct report *r, const struct point_result *p,
-		       const struct widths *w, bool counters)
+static void replay_row(FILE *f, const struct readings *rd, size_t i,
+		       const struct point_result *p, const struct widths *w, bool counters)
 {
 	double cpc = cycles_per_call(p);
 
@@ -258,7 +260,7 @@ static void replay_row(FILE *f, const struct report *r, const struct point_resul
 		rate(p, p->seconds.median) / BYTES_PER_MB);
 	if (p->threads)
 		thread_columns(f, p);
-	reading_column(f, r, p);
+	reading_column(f, rd, i);
 	fputs("  yes", f);
 	if (counters && cpc > 0)
 		fprintf(f, "  %9.1f", cpc);
@@ -281,26 +283,27 @@ static void point_label(char *buf, size_t len, const struct point_result *p)
 
 /*
  * One line per routine read against the C library's: the geometric mean of
- * its ratios, and where it was faster and slower by the test, the slower
- * points named.
+ * its ratios, how many points it was faster and slower at by the test, and
+ * which were slower.
  */
-static void routine_summary(FILE *f, const struct report *r, size_t first, size_t end,
-			    bool replay)
+static void routine_summary(FILE *f, const struct report *r, const struct readings *rd,
+			    size_t first, size_t end, bool replay)
 {
 	double *ratios = xcalloc(end - first, sizeof(double), "the summary");
 	size_t n = 0, faster = 0, slower = 0;
 	char slow_at[400] = "", label[120];
-	struct point_reading reading;
+	const char *unit = replay || report_is_threaded(r) ? "point" : "chunk";
 
 	for (size_t i = first; i < end; i++) {
+		const struct point_reading *reading = &rd->at[i];
 		size_t len = strlen(slow_at);
 
-		if (!point_read(r, &r->results[i], &reading))
+		if (!reading->reference)
 			continue;
-		ratios[n++] = reading.ratio;
-		faster += reading.verdict > 0;
-		slower += reading.verdict < 0;
-		if (reading.verdict >= 0)
+		ratios[n++] = reading->ratio;
+		faster += reading->verdict > 0;
+		slower += reading->verdict < 0;
+		if (reading->verdict >= 0)
 			continue;
 		point_label(label, sizeof(label), &r->results[i]);
 		if (len + strlen(label) + 8 < sizeof(slow_at))
@@ -312,21 +315,22 @@ static void routine_summary(FILE *f, const struct report *r, size_t first, size_
 		fprintf(f, "%s against %s: geometric mean %.3fx over %zu %s%s; faster at %zu, "
 			   "slower at %zu%s%s%s\n",
 			r->results[first].routine, reference_name(&r->results[first]),
-			geometric_mean(ratios, n), n, replay || report_is_threaded(r) ? "point" : "chunk", n == 1 ? "" : "s",
-			faster, slower, slower ? " (" : "", slow_at, slower ? ")" : "");
+			geometric_mean(ratios, n), n, unit, n == 1 ? "" : "s", faster, slower,
+			slower ? " (" : "", slow_at, slower ? ")" : "");
 	free(ratios);
 }
 
-static void reading_summary(FILE *f, const struct report *r, bool replay)
+static void reading_summary(FILE *f, const struct report *r, const struct readings *rd,
+			    bool replay)
 {
 	size_t first = 0;
 
-	if (!report_has_readings(r))
+	if (!rd->any)
 		return;
 	fputc('\n', f);
 	for (size_t i = 1; i <= r->n; i++)
 		if (i == r->n || r->results[i].routine != r->results[first].routine) {
-			routine_summary(f, r, first, i, replay);
+			routine_summary(f, r, rd, first, i, replay);
 			first = i;
 		}
 }
@@ -335,14 +339,17 @@ void output_table(FILE *f, const struct report *r)
 {
 	bool counters = report_has_counters(r), replay = report_is_replay(r);
 	struct widths w = name_widths(r);
+	struct readings rd;
 
-	(replay ? replay_header : header)(f, r, &w);
+	readings_make(&rd, r);
+	(replay ? replay_header : header)(f, r, &w, &rd);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct point_result *p = &r->results[i];
 
 		if (i && p->routine != r->results[i - 1].routine)
 			fputc('\n', f);
-		(replay ? replay_row : chunk_row)(f, r, p, &w, counters);
+		(replay ? replay_row : chunk_row)(f, &rd, i, p, &w, counters);
 	}
-	reading_summary(f, r, replay);
+	reading_summary(f, r, &rd, replay);
+	readings_free(&rd);
 }

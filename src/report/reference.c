@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "compare.h"
 #include "reference.h"
-#include "stats/mann_whitney.h"
+#include "results_file.h"
 #include "xalloc.h"
 
 const char *reference_name(const struct point_result *p)
@@ -11,65 +12,44 @@ const char *reference_name(const struct point_result *p)
 	return p->overlap_ok ? "memmove" : "memcpy";
 }
 
-static bool same_text(const char *a, const char *b)
+static bool timed(const struct summary *speed)
 {
-	return a == b || (a && b && !strcmp(a, b));
+	return isfinite(speed->median) && speed->median > 0;
 }
 
-/* Whether a and b measured the same thing: one chunk, or one replayed list, on as many threads. */
-static bool same_point(const struct point_result *a, const struct point_result *b)
+void readings_make(struct readings *out, const struct report *r)
 {
-	return a->chunk == b->chunk && a->threads == b->threads && a->total == b->total &&
-	       same_text(a->space, b->space) && same_text(a->distribution, b->distribution) &&
-	       same_text(a->working_set_name, b->working_set_name) &&
-	       a->working_set == b->working_set && a->layout == b->layout &&
-	       a->chained == b->chained && a->calls == b->calls;
-}
+	struct result_set set;
 
-static const struct point_result *find_reference(const struct report *r,
-						 const struct point_result *p)
-{
-	const char *name = reference_name(p);
-
+	out->at = xcalloc(r->n + 1, sizeof(*out->at), "the readings against the C library");
+	out->any = false;
+	if (result_set_from_report(&set, r))
+		out_of_memory("the readings against the C library");
 	for (size_t i = 0; i < r->n; i++) {
-		const struct point_result *q = &r->results[i];
+		const struct point_result *p = &r->results[i];
+		struct result_row key = set.rows[i];
+		const struct result_row *ref;
+		struct compare_verdict v;
 
-		if (!strcmp(q->routine, name) && same_point(p, q))
-			return q;
+		key.routine = reference_name(p);
+		ref = result_set_find(&set, &key);
+		if (!ref || !strcmp(p->routine, ref->routine) || !p->verified || !ref->verified ||
+		    !p->repeats || !ref->n_samples)
+			continue;
+		compare_judge(ref, &set.rows[i], 1, &v);
+		if (!timed(&v.a) || !timed(&v.b))
+			continue;
+		out->at[i] = (struct point_reading){ .reference = &r->results[ref - set.rows],
+						     .ratio = v.ratio,
+						     .p = v.test.p,
+						     .verdict = v.direction };
+		out->any = true;
 	}
-	return NULL;
+	result_set_free(&set);
 }
 
-bool point_read(const struct report *r, const struct point_result *p, struct point_reading *out)
+void readings_free(struct readings *rd)
 {
-	const struct point_result *ref = find_reference(r, p);
-	struct mann_whitney test;
-	double *speeds;
-
-	if (!ref || ref == p || !strcmp(p->routine, ref->routine) || !p->verified ||
-	    !ref->verified || !p->repeats || !ref->repeats)
-		return false;
-	/* the same bytes in both: speeds are the inverse times, and ranks the same test */
-	speeds = xcalloc((size_t)p->repeats + ref->repeats, sizeof(double), "the readings");
-	for (unsigned i = 0; i < p->repeats; i++)
-		speeds[i] = 1 / p->samples[i];
-	for (unsigned i = 0; i < ref->repeats; i++)
-		speeds[p->repeats + i] = 1 / ref->samples[i];
-	mann_whitney(speeds, p->repeats, speeds + p->repeats, ref->repeats, &test);
-	free(speeds);
-	out->reference = ref;
-	out->ratio = ref->seconds.median / p->seconds.median;
-	out->p = test.p;
-	out->verdict = test.p >= COMPARE_ALPHA ? 0 : out->ratio > 1 ? 1 : -1;
-	return true;
-}
-
-bool report_has_readings(const struct report *r)
-{
-	struct point_reading reading;
-
-	for (size_t i = 0; i < r->n; i++)
-		if (point_read(r, &r->results[i], &reading))
-			return true;
-	return false;
+	free(rd->at);
+	rd->at = NULL;
 }

@@ -57,6 +57,30 @@ static void start(struct fixture *x)
 	x->r = (struct report){ .o = &x->o, .m = &x->m, .results = x->p };
 }
 
+/* Point i of the fixture's report read as the table reads it; false where it reads nothing. */
+static bool read_point(const struct fixture *x, size_t i, struct point_reading *out)
+{
+	struct readings rd;
+	bool any;
+
+	readings_make(&rd, &x->r);
+	*out = rd.at[i];
+	any = rd.any;
+	readings_free(&rd);
+	return out->reference != NULL && any;
+}
+
+static bool any_reading(const struct fixture *x)
+{
+	struct readings rd;
+	bool any;
+
+	readings_make(&rd, &x->r);
+	any = rd.any;
+	readings_free(&rd);
+	return any;
+}
+
 static void test_memcpy_contract(void **state)
 {
 	struct fixture x;
@@ -68,17 +92,17 @@ static void test_memcpy_contract(void **state)
 	ref = point(&x, "memcpy", false, 4096, ref_times);
 	fast = point(&x, "fast", false, 4096, fast_times);
 	tie = point(&x, "tie", false, 4096, tie_times);
-	assert_true(point_read(&x.r, fast, &reading));
+	assert_true(read_point(&x, (size_t)(fast - x.p), &reading));
 	assert_ptr_equal(reading.reference, ref);
 	assert_near(reading.ratio, 1.02 / 0.51, 1e-9);
 	assert_int_equal(reading.verdict, 1);
 	assert_near(reading.p, 2.0 / 252, 1e-9); /* all five faster: the smallest p of 5 and 5 */
-	assert_true(point_read(&x.r, tie, &reading));
+	assert_true(read_point(&x, (size_t)(tie - x.p), &reading));
 	assert_int_equal(reading.verdict, 0);
 	assert_true(reading.p > 0.05);
 	/* the reference itself is read against nothing */
-	assert_false(point_read(&x.r, ref, &reading));
-	assert_true(report_has_readings(&x.r));
+	assert_false(read_point(&x, (size_t)(ref - x.p), &reading));
+	assert_true(any_reading(&x));
 }
 
 static void test_slower_and_summary(void **state)
@@ -93,7 +117,7 @@ static void test_slower_and_summary(void **state)
 	point(&x, "memcpy", false, 8, ref_times);
 	point(&x, "mine", false, 4096, fast_times);
 	point(&x, "mine", false, 8, slow_times);
-	assert_true(point_read(&x.r, &x.p[3], &reading));
+	assert_true(read_point(&x, 3, &reading));
 	assert_int_equal(reading.verdict, -1);
 	assert_true(reading.ratio < 1);
 	text = render_report(output_table, &x.r);
@@ -125,14 +149,14 @@ static void test_memmove_contract(void **state)
 	start(&x);
 	point(&x, "memcpy", false, 4096, fast_times);
 	point(&x, "mine_memmove", true, 4096, fast_times);
-	assert_false(point_read(&x.r, &x.p[1], &reading));
-	assert_false(report_has_readings(&x.r));
+	assert_false(read_point(&x, 1, &reading));
+	assert_false(any_reading(&x));
 	text = render_report(output_table, &x.r);
 	assert_null(strstr(text, "vs libc"));
 	assert_null(strstr(text, "against"));
 	free(text);
 	point(&x, "memmove", true, 4096, ref_times);
-	assert_true(point_read(&x.r, &x.p[1], &reading));
+	assert_true(read_point(&x, 1, &reading));
 	assert_ptr_equal(reading.reference, &x.p[2]);
 	assert_string_equal(reference_name(&x.p[1]), "memmove");
 }
@@ -149,19 +173,62 @@ static void test_nothing_to_read(void **state)
 	point(&x, "memcpy", false, 4096, ref_times);
 	point(&x, "mine", false, 8, fast_times);
 	point(&x, "mine", false, 4096, fast_times)->threads = 2;
-	assert_false(point_read(&x.r, &x.p[1], &reading));
-	assert_false(point_read(&x.r, &x.p[2], &reading));
+	assert_false(read_point(&x, 1, &reading));
+	assert_false(read_point(&x, 2, &reading));
 	point(&x, "mine", false, 4096, fast_times)->verified = false;
 	snprintf(x.p[3].error, sizeof(x.p[3].error), "wrong byte at offset 7");
-	assert_false(point_read(&x.r, &x.p[3], &reading));
+	assert_false(read_point(&x, 3, &reading));
 	point(&x, "other", false, 4096, fast_times);
-	assert_true(point_read(&x.r, &x.p[4], &reading));
+	assert_true(read_point(&x, 4, &reading));
 	x.p[0].verified = false;
-	assert_false(point_read(&x.r, &x.p[4], &reading));
+	assert_false(read_point(&x, 4, &reading));
 	x.p[2].threads = 0; /* the table of a run with threads needs each thread's samples */
 	text = render_report(output_table, &x.r);
 	assert_null(strstr(text, "vs libc"));
 	free(text);
+}
+
+/*
+ * A coarse timer ties the medians while every measurement of one side is at
+ * least as fast: the test's way, not the medians', says which is faster.
+ */
+static double ticks_ref[9] = { 20, 20, 20, 20, 20, 30, 30, 30, 30 };
+static double ticks_mine[9] = { 10, 10, 10, 10, 20, 20, 20, 20, 20 };
+static double no_time[5] = { 0, 0, 0, 0, 0 };
+
+static void test_direction_by_rank(void **state)
+{
+	struct fixture x;
+	struct point_reading reading;
+
+	(void)state;
+	start(&x);
+	point(&x, "memcpy", false, 4096, ticks_ref)->repeats = 9;
+	summarize(ticks_ref, 9, &x.p[0].seconds);
+	point(&x, "mine", false, 4096, ticks_mine)->repeats = 9;
+	summarize(ticks_mine, 9, &x.p[1].seconds);
+	assert_true(read_point(&x, 1, &reading));
+	assert_near(reading.ratio, 1.0, 1e-12);
+	assert_true(reading.p < 0.05);
+	assert_int_equal(reading.verdict, 1);
+}
+
+/* A median time of 0 (a clock too coarse for the point) is read against nothing: no inf. */
+static void test_no_time(void **state)
+{
+	struct fixture x;
+	struct point_reading reading;
+
+	(void)state;
+	start(&x);
+	point(&x, "memcpy", false, 8, ref_times);
+	point(&x, "mine", false, 8, no_time);
+	assert_false(read_point(&x, 1, &reading));
+	x.p[0].samples = no_time;
+	summarize(no_time, 5, &x.p[0].seconds);
+	x.p[1].samples = ref_times;
+	summarize(ref_times, 5, &x.p[1].seconds);
+	assert_false(read_point(&x, 1, &reading));
 }
 
 /* In the kernel, every routine against the kernel's memcpy, under its own column name. */
@@ -189,6 +256,8 @@ int main(void)
 		cmocka_unit_test(test_slower_and_summary),
 		cmocka_unit_test(test_memmove_contract),
 		cmocka_unit_test(test_nothing_to_read),
+		cmocka_unit_test(test_direction_by_rank),
+		cmocka_unit_test(test_no_time),
 		cmocka_unit_test(test_kernel),
 	};
 
