@@ -73,6 +73,7 @@ static struct measure_params measure_params_of(const struct options *o)
 		.n_working_sets = o->n_working_sets,
 		.seed = o->seed,
 		.chained = o->chained,
+		.tested = o->tested,
 		.threads = o->threads,
 		.n_threads = o->n_threads,
 		.pages = o->pages,

@@ -81,6 +81,10 @@ const char options_usage[] =
 	"                        back before the next call's source is known, as a decoder\n"
 	"                        reads what it has just copied (the calls' latency, where\n"
 	"                        without it they overlap: their throughput)\n"
+	"      --tested          each call after the caller's tests of its size, a branch on\n"
+	"                        each of its low 8 bits, as a decoder reads a length bit by\n"
+	"                        bit: a branch predictor then holds the size in its history\n"
+	"                        when the copy tests it (with --chain or without)\n"
 	"  -q, --quiet           no progress line on standard error\n"
 	"  -h, --help            this text\n"
 	"      --version         the version\n"
@@ -91,7 +95,7 @@ const char options_usage[] =
 	"the subcommands.\n";
 
 enum { OPT_LIST = 256, OPT_CPU, OPT_VERSION, OPT_KERNEL, OPT_QUIET, OPT_PLOT, OPT_COUNTERS,
-       OPT_SEED, OPT_PAGES, OPT_NUMA, OPT_CHAIN };
+       OPT_SEED, OPT_PAGES, OPT_NUMA, OPT_CHAIN, OPT_TESTED };
 
 static const struct option long_options[] = {
 	{ "routines", required_argument, NULL, 'r' },
@@ -113,6 +117,7 @@ static const struct option long_options[] = {
 	{ "working-set", required_argument, NULL, 'w' },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "chain", no_argument, NULL, OPT_CHAIN },
+	{ "tested", no_argument, NULL, OPT_TESTED },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "pages", required_argument, NULL, OPT_PAGES },
 	{ "numa", required_argument, NULL, OPT_NUMA },
@@ -355,6 +360,9 @@ static int check_replay(const struct options *o, char *err, size_t errlen)
 		if (o->chained)
 			return fail(err, errlen, "--chain: only with --distribution (it chains a "
 						 "replay's calls; the sweep's chunks are one copy each)");
+		if (o->tested)
+			return fail(err, errlen, "--tested: only with --distribution (it tests a "
+						 "replay's sizes; the sweep's chunks are one size at a time)");
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(chunk_only) / sizeof(chunk_only[0]); i++)
@@ -479,6 +487,9 @@ static int parse_option(int c, const char *arg, struct options *o, char *err, si
 		return parse_numa(arg, o, err, errlen);
 	case OPT_CHAIN:
 		o->chained = true;
+		return 0;
+	case OPT_TESTED:
+		o->tested = true;
 		return 0;
 	case OPT_SEED:
 		o->given |= GIVEN_SEED;

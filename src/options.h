@@ -38,6 +38,7 @@ struct options {
 	size_t n_working_sets;
 	uint64_t seed;        /* draws the call lists */
 	bool chained;         /* --chain: each call waits for the one before */
+	bool tested;          /* --tested: the caller tests each call's size first */
 	/* -j: thread counts as given, 0 standing for "all"; NULL: one thread, as without threads */
 	unsigned *threads;
 	size_t n_threads;

@@ -39,9 +39,21 @@
  * From every call's data at hand to every call's data in memory: a program's
  * copies lie somewhere between. Each set is replayed with the calls
  * independent and chained: a program whose next step waits on what it has
- * just copied (a decoder) sees the chained calls' latency.
+ * just copied (a decoder) sees the chained calls' latency. And both after
+ * the caller's tests of each size: a program that reaches a size through
+ * branches (a decoder reading a length bit by bit) leaves it in the branch
+ * predictor's history, where a copy that tests the size finds it.
  */
 const char *const prediction_sets[PREDICTION_SETS] = { "l1", "l2", "llc", "stream", "cold" };
+
+const struct prediction_way prediction_ways[PREDICTION_WAYS] = {
+	{ { NULL }, "calls independent:", "predicted_ratio" },
+	{ { "--chain", NULL }, "each waiting for the one before (--chain):",
+	  "predicted_ratio_chained" },
+	{ { "--tested", NULL }, "after the caller's tests of each size (--tested):",
+	  "predicted_ratio_tested" },
+	{ { "--chain", "--tested" }, "both (--chain --tested):", "predicted_ratio_chained_tested" },
+};
 
 /* Runs this copyperf with args, its output to /dev/null.  Returns its exit status, or -1. */
 static int run_self(char **args)
@@ -110,34 +122,45 @@ static void distinct_sets(char *sets, size_t len, bool with_stream)
 	}
 }
 
+/* A way's options as they would be typed: "", " --chain", " --chain --tested". */
+static void way_options(const struct prediction_way *w, char *buf, size_t len)
+{
+	*buf = '\0';
+	for (int i = 0; i < 2 && w->options[i]; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), " %s", w->options[i]);
+}
+
 /*
  * Steps 2 and 3 for one kind, one way of calling: ratios[k] for
  * prediction_sets[k].  Returns 0, or -1 with r->prediction_note saying why.
  */
 static int replay_ratios(const struct program_params *p, const char *kind, const char *mix,
-			 char *sets, bool chained, double *ratios, struct program_result *r)
+			 char *sets, const struct prediction_way *way, double *ratios,
+			 struct program_result *r)
 {
-	char json[4096], routines[64], ours[32], why[160];
+	char json[4096], routines[64], ours[32], why[160], options[32];
 	char *args[] = { "copyperf", "-d", (char *)mix, "-r", routines, "-w", sets, "-n", "5",
-			 "-f", "json", "-o", json, "-q", NULL, NULL };
+			 "-f", "json", "-o", json, "-q", NULL, NULL, NULL };
+	const size_t first_option = sizeof(args) / sizeof(args[0]) - 3;
 	struct result_set set;
 	int status, shown = 0;
 
-	if (chained)
-		args[sizeof(args) / sizeof(args[0]) - 2] = "--chain";
+	for (int i = 0; i < 2; i++)
+		args[first_option + i] = (char *)way->options[i];
+	way_options(way, options, sizeof(options));
 	snprintf(ours, sizeof(ours), "copyperf_%s", kind);
 	snprintf(routines, sizeof(routines), "%s,%s", kind, ours);
 	snprintf(json, sizeof(json), "%s/replay-%s.json", p->tmp_dir, kind);
 	if (!p->quiet)
 		shown = fprintf(stderr, "\rcopyperf program: replaying the recorded %s calls%s", kind,
-				chained ? ", chained" : "");
+				options);
 	status = run_self(args);
 	if (shown > 0)
 		fprintf(stderr, "\r%*s\r", shown, "");
 	if (status != 0) {
 		snprintf(r->prediction_note, sizeof(r->prediction_note),
-			 "the replay of %s (copyperf -d%s) exited with status %d", mix,
-			 chained ? " --chain" : "", status);
+			 "the replay of %s (copyperf -d%s) exited with status %d", mix, options,
+			 status);
 		return -1;
 	}
 	if (result_set_read(&set, json, why, sizeof(why))) {
@@ -155,8 +178,8 @@ static int replay_ratios(const struct program_params *p, const char *kind, const
 /*
  * Steps 2 and 3 for one kind, at sets[1] (the -w list with the stream) or,
  * where the mix cannot walk a stream, sets[0].  Returns 0, or -1 with
- * r->prediction_note saying why; where only the chained replay failed, its
- * ratios are NaN and the note says why.
+ * r->prediction_note saying why; where only another way's replay failed (a
+ * chained or tested one), its ratios are NaN and the note says why.
  */
 static int replay(const struct program_params *p, struct prediction *d, const char *mix,
 		  char (*sets)[SETS_LEN], struct program_result *r)
@@ -177,11 +200,12 @@ static int replay(const struct program_params *p, struct prediction *d, const ch
 	streams = call_list_stream_fits(&dist, working_set_bytes("stream", why, sizeof(why)));
 	distribution_free(&dist);
 	/* calls too small to walk a stream (a mix of mostly empty copies): the sets without it, '-' */
-	if (replay_ratios(p, d->kind, mix, sets[streams], false, d->ratio, r))
+	if (replay_ratios(p, d->kind, mix, sets[streams], &prediction_ways[0], d->ratio[0], r))
 		return -1;
-	if (replay_ratios(p, d->kind, mix, sets[streams], true, d->chained, r))
-		for (int k = 0; k < PREDICTION_SETS; k++)
-			d->chained[k] = NAN;
+	for (int w = 1; w < PREDICTION_WAYS; w++)
+		if (replay_ratios(p, d->kind, mix, sets[streams], &prediction_ways[w], d->ratio[w], r))
+			for (int k = 0; k < PREDICTION_SETS; k++)
+				d->ratio[w][k] = NAN;
 	return 0;
 }
 

@@ -55,14 +55,26 @@ struct side_result {
 #define PREDICTION_SETS 5
 /* The working sets replayed at, in the order of struct prediction's ratios (prediction.c). */
 extern const char *const prediction_sets[PREDICTION_SETS];
+
+/*
+ * The ways of calling replayed, the first the one a prediction needs: each
+ * with its replay's options, its line in the table and its JSON member.
+ */
+#define PREDICTION_WAYS 4
+struct prediction_way {
+	const char *options[2]; /* copyperf -d's, NULL after the last */
+	const char *line;
+	const char *json;
+};
+extern const struct prediction_way prediction_ways[PREDICTION_WAYS];
 struct prediction {
 	const char *kind;          /* "memcpy" or "memmove" */
 	unsigned long long calls;  /* recorded calls, 0 when not said */
 	size_t processes;          /* that recorded them: the command's, and those it started */
 	double mean_size;
 	double small_share;        /* of calls at most 128 bytes */
-	double ratio[PREDICTION_SETS]; /* the C library's time over copyperf's; NaN if none */
-	double chained[PREDICTION_SETS]; /* the same, each call waiting for the one before */
+	/* the C library's time over copyperf's, each way of calling; NaN if none */
+	double ratio[PREDICTION_WAYS][PREDICTION_SETS];
 };
 
 /* The share of the command's samples in the copy routines, per side (--counters). */

@@ -44,11 +44,12 @@ void program_command_text(const struct program_params *p, char *buf, size_t len)
 /*
  * A replay's ratios at the prediction sets, after its title; '-' where none
  * was measured: a level the size of another here, a stream the mix's calls
- * are too small to walk, a chained replay that failed (the note says why).
+ * are too small to walk, a chained or tested replay that failed (the note
+ * says why).
  */
 static void predicted_line(FILE *f, const char *title, const double *ratios)
 {
-	fputs(title, f);
+	fprintf(f, "  %s", title);
 	for (int k = 0; k < PREDICTION_SETS; k++) {
 		if (isnan(ratios[k]))
 			fprintf(f, " %s -", prediction_sets[k]);
@@ -125,8 +126,8 @@ static void table(FILE *f, const struct program_params *p, const struct program_
 				   "128 B; replayed (copyperf -d, the C library's time over copyperf's):\n",
 				d->kind, d->calls, d->processes, d->processes == 1 ? "" : "es",
 				d->mean_size, 100 * d->small_share);
-			predicted_line(f, "  calls independent:", d->ratio);
-			predicted_line(f, "  each waiting for the one before (--chain):", d->chained);
+			for (int w = 0; w < PREDICTION_WAYS; w++)
+				predicted_line(f, prediction_ways[w].line, d->ratio[w]);
 		}
 	}
 	if (p->counters) {
@@ -257,8 +258,8 @@ static void json(FILE *f, const struct program_params *p, const struct program_r
 			json_number(f, d->mean_size);
 			fputs(",\"at_most_128\":", f);
 			json_number(f, d->small_share);
-			predicted_object(f, "predicted_ratio", d->ratio);
-			predicted_object(f, "predicted_ratio_chained", d->chained);
+			for (int w = 0; w < PREDICTION_WAYS; w++)
+				predicted_object(f, prediction_ways[w].json, d->ratio[w]);
 			fputc('}', f);
 		}
 		fputc(']', f);

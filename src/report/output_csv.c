@@ -61,9 +61,12 @@ static void header(FILE *f, bool replay, bool counters, bool threaded)
 	if (replay)
 		fputs("ns_per_call_median,ns_per_call_min,ns_per_call_max,", f);
 	fputs("bytes_per_s_median,bytes_per_s_min,bytes_per_s_max,verified,samples,error", f);
-	/* every row of a replay carries the seed that draws its call lists, and whether they were chained */
+	/*
+	 * every row of a replay carries the seed that draws its call lists, and
+	 * whether they were chained and tested
+	 */
 	if (replay)
-		fputs(",seed,chained", f);
+		fputs(",seed,chained,tested", f);
 	if (counters) {
 		for (int e = 0; e < N_COUNTERS; e++)
 			fprintf(f, ",%s", counter_name((enum counter_event)e));
@@ -124,8 +127,8 @@ void output_csv(FILE *f, const struct report *r)
 		if (!p->verified)
 			csv_field(f, p->error);
 		if (replay)
-			fprintf(f, ",%llu,%s", (unsigned long long)r->o->seed,
-				p->chained ? "true" : "false");
+			fprintf(f, ",%llu,%s,%s", (unsigned long long)r->o->seed,
+				p->chained ? "true" : "false", p->tested ? "true" : "false");
 		if (counters)
 			counter_fields(f, p, replay);
 		if (report_is_threaded(r))

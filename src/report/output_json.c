@@ -126,7 +126,7 @@ static void counters(FILE *f, const struct point_result *p)
 
 /*
  * What names a point, up to its repeats: its chunk, or its distribution and
- * working set, bytes, layout and whether its calls were chained.
+ * working set, bytes, layout and whether its calls were chained and tested.
  */
 static void result_key(FILE *f, const struct point_result *p)
 {
@@ -139,9 +139,9 @@ static void result_key(FILE *f, const struct point_result *p)
 		fprintf(f, ",\"working_set\":%llu,\"working_set_name\":",
 			(unsigned long long)p->working_set);
 		json_string(f, p->working_set_name);
-		fprintf(f, ",\"layout\":\"%s\",\"chained\":%s,\"calls\":%llu,\"mean_size\":",
-			call_layout_name(p->layout), p->chained ? "true" : "false",
-			(unsigned long long)p->calls);
+		fprintf(f, ",\"layout\":\"%s\",\"chained\":%s,\"tested\":%s,\"calls\":%llu,"
+			"\"mean_size\":", call_layout_name(p->layout), p->chained ? "true" : "false",
+			p->tested ? "true" : "false", (unsigned long long)p->calls);
 		json_number(f, point_mean_size(p));
 		fputc(',', f);
 	} else {

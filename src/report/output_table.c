@@ -182,9 +182,10 @@ static void header(FILE *f, const struct report *r, const struct widths *w,
 static void replay_header(FILE *f, const struct report *r, const struct widths *w,
 			  const struct readings *rd)
 {
-	fprintf(f, "copyperf %s: %s space, recorded call mixes replayed, seed %llu%s\n",
+	fprintf(f, "copyperf %s: %s space, recorded call mixes replayed, seed %llu%s%s\n",
 		COPYPERF_VERSION, space(r), (unsigned long long)r->o->seed,
-		r->o->chained ? ", each call waiting for the one before (--chain)" : "");
+		r->o->chained ? ", each call waiting for the one before (--chain)" : "",
+		r->o->tested ? ", each after the caller's tests of its size (--tested)" : "");
 	machine_line(f, r);
 	if (r->m->llc_used) {
 		char line[400];

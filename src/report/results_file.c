@@ -156,13 +156,30 @@ static double row_work(const struct result_row *r)
 	return (double)(row_is_replay(r) ? r->calls : r->total);
 }
 
+/*
+ * A replay row's flag key: false where it is missing (files from before the
+ * option), -1 with the reason where it is not true or false.
+ */
+static int read_flag(const struct json *e, const char *key, bool *flag, size_t i, char *why,
+		     size_t whylen)
+{
+	const struct json *v = json_get(e, key);
+
+	if (v && v->type != JSON_TRUE && v->type != JSON_FALSE) {
+		snprintf(why, whylen, "result %zu has a \"%s\" that is not true or false", i + 1,
+			 key);
+		return -1;
+	}
+	*flag = v && v->type == JSON_TRUE;
+	return 0;
+}
+
 /* One element of "results"; a verified one must carry its samples. */
 static int read_row(struct result_row *row, const struct json *e, double **store, size_t i,
 		    char *why, size_t whylen)
 {
 	const struct json *samples = json_get_type(e, "samples", JSON_ARRAY);
 	const struct json *verified = json_get(e, "verified");
-	const struct json *chained = json_get(e, "chained");
 	const char *layout;
 	char where[160];
 
@@ -180,12 +197,13 @@ static int read_row(struct result_row *row, const struct json *e, double **store
 			 i + 1, layout);
 		return -1;
 	}
-	/* none in files from before --chain: their calls did not wait for each other */
-	if (row_is_replay(row) && chained && chained->type != JSON_TRUE && chained->type != JSON_FALSE) {
-		snprintf(why, whylen, "result %zu has a \"chained\" that is not true or false", i + 1);
+	/*
+	 * none in files from before --chain and --tested: their calls did not
+	 * wait for each other, nor come after tests of their sizes
+	 */
+	if (row_is_replay(row) && (read_flag(e, "chained", &row->chained, i, why, whylen) ||
+				   read_flag(e, "tested", &row->tested, i, why, whylen)))
 		return -1;
-	}
-	row->chained = row_is_replay(row) && chained && chained->type == JSON_TRUE;
 	if (!row->verified)
 		return 0;
 	row_where(row, where, sizeof(where));
@@ -239,6 +257,8 @@ static int point_order(const struct result_row *a, const struct result_row *b)
 		c = (int)a->layout - (int)b->layout;
 	if (!c && row_is_replay(a))
 		c = (int)a->chained - (int)b->chained;
+	if (!c && row_is_replay(a))
+		c = (int)a->tested - (int)b->tested;
 	if (!c && row_is_replay(a))
 		c = strcmp(a->distribution, b->distribution);
 	return c;
@@ -387,6 +407,7 @@ int result_set_from_report(struct result_set *s, const struct report *r)
 						  .working_set = p->working_set,
 						  .layout = p->layout,
 						  .chained = p->chained,
+						  .tested = p->tested,
 						  .calls = p->calls,
 						  .threads = point_threads(p),
 						  .total = p->total,
@@ -409,7 +430,7 @@ bool row_same_place(const struct result_row *a, const struct result_row *b)
 	if (a->chunk != b->chunk || a->threads != b->threads || row_is_replay(a) != row_is_replay(b))
 		return false;
 	return !row_is_replay(a) || (a->working_set == b->working_set && a->layout == b->layout &&
-				     a->chained == b->chained &&
+				     a->chained == b->chained && a->tested == b->tested &&
 				     !strcmp(a->distribution, b->distribution));
 }
 
@@ -425,8 +446,8 @@ void row_where(const struct result_row *r, char *buf, size_t len)
 	if (r->threads > 1)
 		snprintf(threads, sizeof(threads), ", %u threads", r->threads);
 	if (row_is_replay(r))
-		snprintf(buf, len, "%s %s%s%s", r->distribution, r->working_set_name,
-			 r->chained ? " chained" : "", threads);
+		snprintf(buf, len, "%s %s%s%s%s", r->distribution, r->working_set_name,
+			 r->chained ? " chained" : "", r->tested ? " tested" : "", threads);
 	else
 		snprintf(buf, len, "chunk %llu%s", (unsigned long long)r->chunk, threads);
 }
@@ -490,13 +511,21 @@ bool result_set_is_replay(const struct result_set *s)
 
 const char *result_set_chaining(const struct result_set *s)
 {
-	size_t replays = 0, chained = 0;
+	/* [chained: none, some, all][tested: none, some, all] */
+	static const char *const says[3][3] = {
+		{ NULL, "some calls tested", "calls tested" },
+		{ "some calls chained", "some calls chained, some tested",
+		  "some calls chained, calls tested" },
+		{ "calls chained", "calls chained, some tested", "calls chained and tested" },
+	};
+	size_t replays = 0, chained = 0, tested = 0;
 
 	for (size_t i = 0; i < s->n; i++) {
 		replays += row_is_replay(&s->rows[i]);
 		chained += s->rows[i].chained;
+		tested += s->rows[i].tested;
 	}
-	return !chained ? NULL : chained == replays ? "calls chained" : "some calls chained";
+	return says[!chained ? 0 : chained == replays ? 2 : 1][!tested ? 0 : tested == replays ? 2 : 1];
 }
 
 int result_kinds_add(struct result_kinds *k, const struct result_set *s, char *why, size_t whylen)

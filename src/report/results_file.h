@@ -26,6 +26,7 @@ struct result_row {
 	uint64_t working_set;         /* bytes */
 	enum call_layout layout;      /* spread in files from before streams */
 	bool chained;                 /* each call waited for the one before (--chain) */
+	bool tested;                  /* each call came after the caller's tests of its size */
 	uint64_t calls;               /* per measurement */
 	unsigned threads;        /* copying at once (-j); 1 in files from before -j */
 	uint64_t total;          /* bytes copied per measurement, by all threads */
@@ -118,7 +119,8 @@ bool result_set_is_replay(const struct result_set *s);
 /*
  * How s's replay rows were called, for a line that describes s: "calls
  * chained" (--chain) when all were, "some calls chained" when some were (a
- * pool of runs with and without it), or NULL.
+ * pool of runs with and without it), the same for "tested" (--tested), both
+ * joined ("calls chained and tested"), or NULL when none were either.
  */
 const char *result_set_chaining(const struct result_set *s);
 /* True when s's rows are all a program's runs (copyperf program): times per run, not per call. */
@@ -129,7 +131,8 @@ bool row_same_routine(const struct result_row *a, const struct result_row *b);
 
 /*
  * Measured at the same place: the same chunk, or the same mix and working set
- * (in bytes, and spread or a stream, chained or not), on as many threads.
+ * (in bytes, and spread or a stream, chained or not, tested or not), on as
+ * many threads.
  */
 bool row_same_place(const struct result_row *a, const struct result_row *b);
 

@@ -502,6 +502,29 @@ st=$?
 [ "$st" -eq 1 ] && [ "$(grep -Ec 'broken-at-37 +memcpy_3 +(8K|stream) .*FAILED: .*size 37, .*wrong byte at \+20' "$tmp/b37")" -eq 2 ] &&
 	ok || bad "broken-at-37 in chained calls: exit $st, $(cat "$tmp/b37" "$tmp/b37err")"
 usage_error "chain without -d" "--chain: only with --distribution (it chains a replay's calls" --chain
+# --tested: each call after the caller's tests of its size. Every point verified and marked
+# tested (and chained where asked) in the JSON, the table's first line says so, compare keeps
+# tested and untested points apart, and a routine wrong only at 37 B is caught in tested calls.
+"$cp" -q -d memcpy_3,memmove_7 -w 8K --tested -n 2 -t 1M -r memcpy,memmove,copyperf_memmove \
+	-f json -o "$tmp/tested.json" 2>"$tmp/err" || bad "--tested: exit $?, $(cat "$tmp/err")"
+python3 - "$tmp/tested.json" <<'PY' && ok || bad "--tested: the JSON"
+import json, sys
+res = json.load(open(sys.argv[1]))["results"]
+assert len(res) == 5, len(res)
+assert all(r["tested"] is True and r["chained"] is False and r["verified"] for r in res), res
+PY
+"$cp" compare "$tmp/free.json" "$tmp/tested.json" >"$tmp/cmp" 2>"$tmp/err" &&
+	grep -q '^B: .*seed 2008, calls tested, 2 repeats$' "$tmp/cmp" &&
+	grep -q '^points only in A: 3, only in B: 5 (not compared)$' "$tmp/cmp" && ok ||
+	bad "compare of untested and tested calls: $(cat "$tmp/cmp" "$tmp/err")"
+"$cp" -q -d memcpy_3 -w 8K --tested --chain -n 1 -t 1M -r memcpy >"$tmp/tt" 2>"$tmp/err" &&
+	head -1 "$tmp/tt" | grep -q "seed 2008, each call waiting for the one before (--chain), each after the caller's tests of its size (--tested)$" &&
+	grep -Eq '^memcpy +memcpy_3 +8K +8192 .* yes$' "$tmp/tt" && ok || bad "--tested --chain: the table: $(cat "$tmp/tt" "$tmp/err")"
+"$broken" -q -d memcpy_3 -w 8K --tested -r memcpy,broken-at-37 -n 1 -t 1M >"$tmp/b37" 2>"$tmp/b37err"
+st=$?
+[ "$st" -eq 1 ] && grep -Eq 'broken-at-37 +memcpy_3 +8K .*FAILED: .*size 37, .*wrong byte at \+20' "$tmp/b37" &&
+	ok || bad "broken-at-37 in tested calls: exit $st, $(cat "$tmp/b37" "$tmp/b37err")"
+usage_error "tested without -d" "--tested: only with --distribution (it tests a replay's sizes" --tested
 # A copy of nothing at 100 B, where every 100 B call's destination already holds its bytes
 # (each starts where a correct 200 B call copied the same source): caught, not 2x faster.
 printf '100:1,200:1\n0:1\n64:1\n' >"$tmp/same.csv"

@@ -211,9 +211,9 @@ export COPYPERF_LLC=4M,4M
 if prog -q -n 1 --record -f json -o "$tmp/r.json" -- "$copier" copy 2 2>"$tmp/err" &&
 	[ "$(json "$tmp/r.json" 'sorted(x["kind"] for x in d["program"]["recorded"])')" = "['memcpy', 'memmove']" ] &&
 	[ "$(json "$tmp/r.json" 'all(x["calls"] >= 2 * 4096 for x in d["program"]["recorded"])')" = True ] &&
-	[ "$(json "$tmp/r.json" 'all(list(x[k]) == ["l1", "l2", "llc", "stream", "cold"] for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained"))')" = True ] &&
-	[ "$(json "$tmp/r.json" 'all(math.isfinite(v) and v > 0 for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained") for v in x[k].values())')" = True ]; then
-	ok "--record: memcpy's and memmove's calls replayed apart, independent and chained"
+	[ "$(json "$tmp/r.json" 'all(list(x[k]) == ["l1", "l2", "llc", "stream", "cold"] for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained", "predicted_ratio_tested", "predicted_ratio_chained_tested"))')" = True ] &&
+	[ "$(json "$tmp/r.json" 'all(math.isfinite(v) and v > 0 for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained", "predicted_ratio_tested", "predicted_ratio_chained_tested") for v in x[k].values())')" = True ]; then
+	ok "--record: memcpy's and memmove's calls replayed apart, independent and chained, tested or not"
 else
 	bad "--record: $(cat "$tmp/r.json" "$tmp/err" | head -c 2000)"
 fi
@@ -231,8 +231,8 @@ fi
 # other working sets replayed.
 if prog -q -n 1 --record -f json -o "$tmp/r4.json" -- "$copier" empty 2>"$tmp/err" &&
 	[ "$(json "$tmp/r4.json" 'sorted(x["kind"] for x in d["program"]["recorded"])')" = "['memcpy', 'memmove']" ] &&
-	[ "$(json "$tmp/r4.json" '[x[k]["stream"] for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained")]')" = "[None, None, None, None]" ] &&
-	[ "$(json "$tmp/r4.json" 'all(math.isfinite(v) for x in d["program"]["recorded"] for r in ("predicted_ratio", "predicted_ratio_chained") for k, v in x[r].items() if k != "stream")')" = True ]; then
+	[ "$(json "$tmp/r4.json" '[x[k]["stream"] for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained", "predicted_ratio_tested", "predicted_ratio_chained_tested")]')" = "[None, None, None, None, None, None, None, None]" ] &&
+	[ "$(json "$tmp/r4.json" 'all(math.isfinite(v) for x in d["program"]["recorded"] for r in ("predicted_ratio", "predicted_ratio_chained", "predicted_ratio_tested", "predicted_ratio_chained_tested") for k, v in x[r].items() if k != "stream")')" = True ]; then
 	ok "--record: a mix too small to stream, left out there"
 else
 	bad "--record of mostly empty copies: $(cat "$tmp/r4.json" "$tmp/err" | head -c 2000)"
@@ -240,7 +240,9 @@ fi
 if prog -q -n 1 --record -- "$copier" copy 1 >"$tmp/t" 2>"$tmp/err" &&
 	grep -q '^recorded memcpy calls: [0-9]* in 1 process, mean [0-9]* B, .*; replayed .*:$' "$tmp/t" &&
 	grep -q '^  calls independent: l1 [0-9.]*x, l2 [0-9.]*x, llc [0-9.]*x, stream [0-9.]*x, cold [0-9.]*x$' "$tmp/t" &&
-	grep -q '^  each waiting for the one before (--chain): l1 [0-9.]*x, l2 [0-9.]*x, llc [0-9.]*x, stream [0-9.]*x, cold [0-9.]*x$' "$tmp/t"; then
+	grep -q '^  each waiting for the one before (--chain): l1 [0-9.]*x, l2 [0-9.]*x, llc [0-9.]*x, stream [0-9.]*x, cold [0-9.]*x$' "$tmp/t" &&
+	grep -q "^  after the caller's tests of each size (--tested): l1 [0-9.]*x, l2 [0-9.]*x, llc [0-9.]*x, stream [0-9.]*x, cold [0-9.]*x$" "$tmp/t" &&
+	grep -q '^  both (--chain --tested): l1 [0-9.]*x, l2 [0-9.]*x, llc [0-9.]*x, stream [0-9.]*x, cold [0-9.]*x$' "$tmp/t"; then
 	ok "--record: the prediction in the table"
 else
 	bad "--record, table: $(cat "$tmp/t" "$tmp/err")"
@@ -249,8 +251,8 @@ fi
 l2=$(getconf LEVEL2_CACHE_SIZE 2>/dev/null || echo 0)
 if [ "${l2:-0}" -gt 0 ]; then
 	if COPYPERF_LLC=$l2,4M prog -q -n 1 --record -f json -o "$tmp/r2.json" -- "$copier" copy 1 >"$tmp/t" 2>"$tmp/err" &&
-		[ "$(json "$tmp/r2.json" '[x[k]["llc"] for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained")]')" = "[None, None, None, None]" ] &&
-		[ "$(json "$tmp/r2.json" 'all(math.isfinite(v) for x in d["program"]["recorded"] for r in ("predicted_ratio", "predicted_ratio_chained") for k, v in x[r].items() if k != "llc")')" = True ]; then
+		[ "$(json "$tmp/r2.json" '[x[k]["llc"] for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained", "predicted_ratio_tested", "predicted_ratio_chained_tested")]')" = "[None, None, None, None, None, None, None, None]" ] &&
+		[ "$(json "$tmp/r2.json" 'all(math.isfinite(v) for x in d["program"]["recorded"] for r in ("predicted_ratio", "predicted_ratio_chained", "predicted_ratio_tested", "predicted_ratio_chained_tested") for k, v in x[r].items() if k != "llc")')" = True ]; then
 		ok "--record: llc left out where it is the L2's size"
 	else
 		bad "--record, llc the L2's size: $(cat "$tmp/r2.json" "$tmp/err" | head -c 2000)"

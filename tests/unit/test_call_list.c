@@ -380,6 +380,49 @@ static void test_chained_pass(void **state)
 	free(arena);
 }
 
+/*
+ * The caller's tests of each size change which branches run before a call,
+ * never the call: a tested pass, chained or not, makes the same calls with
+ * the same arguments as the pass without them, every size's bits tested
+ * both ways, and returns the same last byte.
+ */
+static void test_tested_pass(void **state)
+{
+	struct call calls[] = { { 4096, 8192, 0 }, { 4200, 8300, 255 }, { 4500, 8600, 170 },
+				{ 4700, 8900, 85 }, { 4800, 9200, 1 }, { 4900, 9300, 256 } };
+	struct call_list l = { .calls = calls, .n = sizeof(calls) / sizeof(calls[0]) };
+	unsigned char *arena = calloc(1, 12288), last_plain, last_tested;
+	size_t plain[64];
+
+	(void)state;
+	assert_non_null(arena);
+	for (size_t k = 4096; k < 8192; k++)
+		arena[k] = (unsigned char)(k * 7 + 1);
+	chain_base = arena;
+	for (int zero = 0; zero < 2; zero++) {
+		size_t z = zero ? ~(size_t)0 : 0;
+
+		chain_calls = 0;
+		last_plain = call_list_pass_chained_as(arena, &l, chain_copy, z, 3, false);
+		assert_int_equal(chain_calls, l.n);
+		memcpy(plain, chain_sources, sizeof(plain));
+		chain_calls = 0;
+		last_tested = call_list_pass_chained_as(arena, &l, chain_copy, z, 3, true);
+		assert_int_equal(chain_calls, l.n);
+		assert_memory_equal(chain_sources, plain, l.n * sizeof(plain[0]));
+		assert_int_equal(last_tested, last_plain);
+	}
+	chain_calls = 0;
+	call_list_pass_as(arena, &l, chain_copy, true);
+	assert_int_equal(chain_calls, l.n);
+	for (size_t i = 0; i < l.n; i++)
+		assert_int_equal(chain_sources[i], calls[i].src);
+	/* and each destination holds its source's bytes */
+	for (size_t i = 0; i < l.n; i++)
+		assert_memory_equal(arena + calls[i].dst, arena + calls[i].src, calls[i].size);
+	free(arena);
+}
+
 /* A stream has no walk from calls of 0 bytes, nor from calls too small to end it in time. */
 static void test_stream_refused(void **state)
 {
@@ -421,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_stream_seed_repeats),
 		cmocka_unit_test(test_stream_refused),
 		cmocka_unit_test(test_chained_pass),
+		cmocka_unit_test(test_tested_pass),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

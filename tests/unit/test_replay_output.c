@@ -22,15 +22,16 @@ static char *working_sets[] = { "l1", "stream" };
 static const uint64_t bytes[] = { 32768, 1 << 20 };
 
 /*
- * A replay of two points: one measured, one streamed, chained and FAILED;
- * cycles counted when asked. (A run chains all its points or none; each
- * point says so for itself.)
+ * A replay of two points: one measured and tested, one streamed, chained
+ * and FAILED; cycles counted when asked. (A run chains and tests all its
+ * points or none; each point says so for itself.)
  */
 static void replay(struct replay_fixture *x, int with_counters)
 {
 	replay_fixture(x, 2, distributions, working_sets, bytes);
 	x->p[1].layout = CALLS_STREAM;
 	x->p[1].chained = true;
+	x->p[0].tested = true;
 	replay_fail(x, 1, "call 7 (64 B) copied wrongly at byte 3");
 	if (with_counters) {
 		/* 45000 cycles a measurement: 45 a call, 0.3 a byte */
@@ -112,6 +113,7 @@ static void test_json(void **state)
 	assert_near(member(ok, "working_set"), 32768, 0);
 	assert_string_equal(json_get_type(ok, "layout", JSON_STRING)->string, "spread");
 	assert_int_equal(json_get(ok, "chained")->type, JSON_FALSE);
+	assert_int_equal(json_get(ok, "tested")->type, JSON_TRUE);
 	assert_near(member(ok, "calls"), 1000, 0);
 	assert_near(member(ok, "mean_size"), 150, 0);
 	assert_near(member(ok, "total"), 150000, 0);
@@ -132,6 +134,7 @@ static void test_json(void **state)
 	assert_near(member(failed, "working_set"), 1 << 20, 0);
 	assert_string_equal(json_get_type(failed, "layout", JSON_STRING)->string, "stream");
 	assert_int_equal(json_get(failed, "chained")->type, JSON_TRUE);
+	assert_int_equal(json_get(failed, "tested")->type, JSON_FALSE);
 	assert_int_equal(json_get(failed, "verified")->type, JSON_FALSE);
 	assert_string_equal(json_get_type(failed, "error", JSON_STRING)->string,
 			    "call 7 (64 B) copied wrongly at byte 3");
@@ -200,11 +203,11 @@ static void test_csv(void **state)
 		"routine,space,distribution,working_set,working_set_name,calls,mean_size,total,"
 		"repeats,seconds_median,seconds_min,seconds_max,ns_per_call_median,ns_per_call_min,"
 		"ns_per_call_max,bytes_per_s_median,bytes_per_s_min,bytes_per_s_max,verified,"
-		"samples,error,seed,chained\n"
+		"samples,error,seed,chained,tested\n"
 		"memcpy,user,memcpy_fleet,32768,l1,1000,150,150000,3,1.5e-05,1e-05,2e-05,15,10,20,"
-		"1e+10,7.5e+09,1.5e+10,true,1e-05;2e-05;1.5e-05,,9223372036854775813,false\n"
+		"1e+10,7.5e+09,1.5e+10,true,1e-05;2e-05;1.5e-05,,9223372036854775813,false,true\n"
 		"memcpy,user,\"my,mix\",1048576,stream,1000,150,150000,3,,,,,,,,,,false,,"
-		"call 7 (64 B) copied wrongly at byte 3,9223372036854775813,true\n");
+		"call 7 (64 B) copied wrongly at byte 3,9223372036854775813,true,false\n");
 	free(text);
 }
 
@@ -216,11 +219,11 @@ static void test_csv_counters(void **state)
 	(void)state;
 	replay(&x, 1);
 	text = render_report(output_csv, &x.r);
-	assert_non_null(strstr(text, ",error,seed,chained,cycles,instructions,l1d_read_misses,llc_misses,"
-				     "cycles_per_byte,bytes_per_cycle,cycles_per_call\n"));
-	assert_non_null(strstr(text, ",9223372036854775813,false,45000,,,,0.3,3.33333,45\n"));
+	assert_non_null(strstr(text, ",error,seed,chained,tested,cycles,instructions,l1d_read_misses,"
+				     "llc_misses,cycles_per_byte,bytes_per_cycle,cycles_per_call\n"));
+	assert_non_null(strstr(text, ",9223372036854775813,false,true,45000,,,,0.3,3.33333,45\n"));
 	/* the FAILED point was not counted: every counter field is there, empty */
-	assert_non_null(strstr(text, "byte 3,9223372036854775813,true,,,,,,,\n"));
+	assert_non_null(strstr(text, "byte 3,9223372036854775813,true,false,,,,,,,\n"));
 	free(text);
 }
 
@@ -260,12 +263,24 @@ static void test_table(void **state)
 	text = render_report(output_table, &x.r);
 	assert_lines(text, counted, sizeof(counted) / sizeof(counted[0]));
 	assert_null(strstr(text, "--chain"));
+	assert_null(strstr(text, "--tested"));
 	free(text);
-	/* a run with --chain says so where it says what was replayed */
+	/* a run with --chain or --tested says so where it says what was replayed */
 	x.o.chained = true;
 	text = render_report(output_table, &x.r);
 	assert_non_null(strstr(text, "recorded call mixes replayed, seed 9223372036854775813, each "
 				     "call waiting for the one before (--chain)\n"));
+	free(text);
+	x.o.tested = true;
+	text = render_report(output_table, &x.r);
+	assert_non_null(strstr(text, "recorded call mixes replayed, seed 9223372036854775813, each "
+				     "call waiting for the one before (--chain), each after the "
+				     "caller's tests of its size (--tested)\n"));
+	x.o.chained = false;
+	free(text);
+	text = render_report(output_table, &x.r);
+	assert_non_null(strstr(text, "recorded call mixes replayed, seed 9223372036854775813, each "
+				     "after the caller's tests of its size (--tested)\n"));
 	free(text);
 }
 

@@ -214,6 +214,44 @@ static void test_layout_read(void **state)
 	result_set_free(&s);
 }
 
+/* Two points at the same working set, l1. */
+static char *at_l1[] = { "l1", "l1" };
+static const uint64_t l1_bytes[] = { 32768, 32768 };
+
+/*
+ * A replay row's flag in files (key: "chained", "tested"; offset: its bool in
+ * struct result_row): absent in a file from before it, false; beside the same
+ * point with it true, another point; false beside it absent, the same point,
+ * given twice and refused; neither true nor false, refused, named.
+ */
+static void flag_in_files(const char *key, size_t offset)
+{
+	char text[1024], with[64], why[512];
+	struct result_set s;
+	const struct result_row *r;
+
+	snprintf(with, sizeof(with), ",\"%s\":true", key);
+	snprintf(text, sizeof(text), LAYOUT_FILE("%s", "%s"), "", with);
+	if (read_text(text, &s, why, sizeof(why)))
+		fail_msg("%s", why);
+	r = s.rows;
+	assert_false(*(const bool *)((const char *)&r[0] + offset));
+	assert_true(*(const bool *)((const char *)&r[1] + offset));
+	assert_false(row_same_place(&r[0], &r[1]));
+	result_set_free(&s);
+	snprintf(with, sizeof(with), ",\"%s\":false", key);
+	snprintf(text, sizeof(text), LAYOUT_FILE("%s", "%s"), with, "");
+	if (read_text(text, &s, why, sizeof(why)) == 0)
+		fail_msg("a point given twice, %s false and absent, was read", key);
+	result_set_free(&s);
+	snprintf(with, sizeof(with), ",\"%s\":1", key);
+	snprintf(text, sizeof(text), LAYOUT_FILE("%s", "%s"), "", with);
+	assert_int_equal(read_text(text, &s, why, sizeof(why)), -1);
+	snprintf(text, sizeof(text), "result 2 has a \"%s\" that is not true or false", key);
+	assert_non_null(strstr(why, text));
+	result_set_free(&s);
+}
+
 /*
  * Chained calls (--chain) and independent ones at the same working set are
  * two points: written, read back and found apart, the chained one labelled
@@ -222,14 +260,11 @@ static void test_layout_read(void **state)
  */
 static void test_chained_read(void **state)
 {
-	static char *names[] = { "l1", "l1" };
-	static const uint64_t same[] = { 32768, 32768 };
 	struct replay_fixture x;
 	struct result_set s, from_run;
-	char why[512];
 
 	(void)state;
-	replay_fixture(&x, 2, distributions, names, same);
+	replay_fixture(&x, 2, distributions, at_l1, l1_bytes);
 	x.p[1].chained = true;
 	read_two_apart(&x, &s, &from_run, 1, "memcpy_fleet l1 chained");
 	assert_false(s.rows[0].chained);
@@ -238,18 +273,38 @@ static void test_chained_read(void **state)
 	assert_true(from_run.rows[1].chained);
 	result_set_free(&from_run);
 	result_set_free(&s);
-	if (read_text(LAYOUT_FILE("", ",\"chained\":true"), &s, why, sizeof(why)))
-		fail_msg("%s", why);
-	assert_false(s.rows[0].chained);
-	assert_true(s.rows[1].chained);
-	assert_false(row_same_place(&s.rows[0], &s.rows[1]));
+	flag_in_files("chained", offsetof(struct result_row, chained));
+}
+
+/*
+ * Calls after the caller's tests of their sizes (--tested) are another point
+ * again, whether chained or not: written, read back and found apart, labelled
+ * so, the set described by both ways; a file from before --tested has none
+ * tested, and a "tested" that is not true or false is refused, named.
+ */
+static void test_tested_read(void **state)
+{
+	struct replay_fixture x;
+	struct result_set s, from_run;
+
+	(void)state;
+	replay_fixture(&x, 2, distributions, at_l1, l1_bytes);
+	x.p[0].chained = x.p[1].chained = true;
+	x.p[1].tested = true;
+	read_two_apart(&x, &s, &from_run, 1, "memcpy_fleet l1 chained tested");
+	assert_false(s.rows[0].tested);
+	assert_true(s.rows[1].tested);
+	assert_string_equal(result_set_chaining(&s), "calls chained, some tested");
+	assert_true(from_run.rows[1].tested);
+	result_set_free(&from_run);
 	result_set_free(&s);
-	if (read_text(LAYOUT_FILE(",\"chained\":false", ""), &s, why, sizeof(why)) == 0)
-		fail_msg("a point given twice, chained false and absent, was read");
+	x.p[0].tested = true;
+	x.p[0].chained = false;
+	read_two_apart(&x, &s, &from_run, 0, "memcpy_fleet l1 tested");
+	assert_string_equal(result_set_chaining(&s), "some calls chained, calls tested");
+	result_set_free(&from_run);
 	result_set_free(&s);
-	assert_int_equal(read_text(LAYOUT_FILE("", ",\"chained\":1"), &s, why, sizeof(why)), -1);
-	assert_non_null(strstr(why, "result 2 has a \"chained\" that is not true or false"));
-	result_set_free(&s);
+	flag_in_files("tested", offsetof(struct result_row, tested));
 }
 
 /* A chunk row never matches a replay row, even with its chunk 0. */
@@ -343,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_stream_and_spread_of_equal_bytes),
 		cmocka_unit_test(test_layout_read),
 		cmocka_unit_test(test_chained_read),
+		cmocka_unit_test(test_tested_read),
 		cmocka_unit_test(test_from_report),
 		cmocka_unit_test(test_kinds_never_match),
 		cmocka_unit_test(test_pool_scales_to_the_calls),

@@ -124,12 +124,59 @@ static inline size_t call_list_calls(uint64_t working_set, double mean_size)
 	return (size_t)n;
 }
 
-/* Makes every call of l once with fn, its offsets from base: the replay's timed loop. */
+/*
+ * A caller that tests the size before it copies (--tested), as a decoder
+ * that reads a length bit by bit (LZMA's lengths, a Huffman code's) branches
+ * on each of its bits: one conditional branch on each of the size's low
+ * CALLER_TESTED_BITS bits, each at its own place in the code. A branch
+ * predictor that keeps a history of the branches taken then holds those
+ * bits when the copy's own tests of the size come, and may predict them
+ * where the calls alone do not let it. Each test's two ways run different
+ * no-ops, which a compiler can neither merge nor turn into a conditional
+ * move: the branches are there on every architecture.
+ */
+#define CALLER_TESTED_BITS 8
+
+static inline __attribute__((always_inline)) void caller_test_bit(uint32_t size, unsigned bit)
+{
+	if (size >> bit & 1)
+		__asm__ volatile("nop");
+	else
+		__asm__ volatile("nop\n\tnop");
+}
+
+static inline __attribute__((always_inline)) void caller_tests(uint32_t size)
+{
+	caller_test_bit(size, 0);
+	caller_test_bit(size, 1);
+	caller_test_bit(size, 2);
+	caller_test_bit(size, 3);
+	caller_test_bit(size, 4);
+	caller_test_bit(size, 5);
+	caller_test_bit(size, 6);
+	caller_test_bit(size, 7);
+}
+
+/*
+ * Makes every call of l once with fn, its offsets from base: the replay's
+ * timed loop; where tested (a constant at each use), each call after the
+ * caller's tests of its size.
+ */
+static inline __attribute__((always_inline)) void
+call_list_pass_as(unsigned char *base, const struct call_list *l,
+		  void *(*fn)(void *, const void *, size_t), bool tested)
+{
+	for (const struct call *c = l->calls, *end = c + l->n; c < end; c++) {
+		if (tested)
+			caller_tests(c->size);
+		fn(base + c->dst, base + c->src, c->size);
+	}
+}
+
 static inline void call_list_pass(unsigned char *base, const struct call_list *l,
 				  void *(*fn)(void *, const void *, size_t))
 {
-	for (const struct call *c = l->calls, *end = c + l->n; c < end; c++)
-		fn(base + c->dst, base + c->src, c->size);
+	call_list_pass_as(base, l, fn, false);
 }
 
 /*
@@ -141,17 +188,28 @@ static inline void call_list_pass(unsigned char *base, const struct call_list *l
  * from, and the one it ends with is returned for the next pass. A call of 0
  * bytes has no last byte: the byte before its destination is read instead,
  * which the builders keep inside the arena (every side starts past its
- * leading canary page: a call's dst is at least a page).
+ * leading canary page: a call's dst is at least a page). tested: as for
+ * call_list_pass_as.
  */
-static inline unsigned char call_list_pass_chained(unsigned char *base, const struct call_list *l,
-						   void *(*fn)(void *, const void *, size_t),
-						   size_t zero, unsigned char last)
+static inline __attribute__((always_inline)) unsigned char
+call_list_pass_chained_as(unsigned char *base, const struct call_list *l,
+			  void *(*fn)(void *, const void *, size_t), size_t zero, unsigned char last,
+			  bool tested)
 {
 	for (const struct call *c = l->calls, *end = c + l->n; c < end; c++) {
+		if (tested)
+			caller_tests(c->size);
 		fn(base + c->dst, base + c->src + (last & zero), c->size);
 		last = base[(size_t)c->dst + c->size - 1];
 	}
 	return last;
+}
+
+static inline unsigned char call_list_pass_chained(unsigned char *base, const struct call_list *l,
+						   void *(*fn)(void *, const void *, size_t),
+						   size_t zero, unsigned char last)
+{
+	return call_list_pass_chained_as(base, l, fn, zero, last, false);
 }
 
 /* Whether n bytes at offset a and n bytes at offset b share a byte. */

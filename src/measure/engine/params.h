@@ -51,6 +51,7 @@ struct measure_params {
 	size_t n_working_sets;
 	uint64_t seed; /* draws the call lists */
 	bool chained;  /* each call waits for the last byte of the one before (--chain) */
+	bool tested;   /* each call after the caller's tests of its size (--tested) */
 
 	/* Placement. */
 	const unsigned *threads; /* thread counts, 0 standing for all; NULL: one thread */

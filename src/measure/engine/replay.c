@@ -42,6 +42,7 @@ int replay_open(struct replay *rp, const struct call_list *l, const struct measu
 	rp->l = l;
 	rp->pages = params->pages;
 	rp->chained = params->chained;
+	rp->tested = params->tested;
 	/* the arena's pages are the ones measured; expect is only compared with them */
 	if (!(rp->arena = pages_map(l->arena, params, 0, u, "--distribution", err, errlen)))
 		return replay_close(rp), -1;
@@ -76,11 +77,16 @@ TIMED_LOOP bool replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t pa
 	uint64_t p;
 
 	__asm__ volatile("" : "+r"(fn)); /* the compiler may not see which function this is */
+	/* each way its own loop: tested is a constant in each */
 	for (p = 0; p < passes && !interrupt_signal(); p++)
-		if (rp->chained)
-			rp->last = call_list_pass_chained(rp->arena, rp->l, fn, zero, rp->last);
+		if (rp->chained && rp->tested)
+			rp->last = call_list_pass_chained_as(rp->arena, rp->l, fn, zero, rp->last, true);
+		else if (rp->chained)
+			rp->last = call_list_pass_chained_as(rp->arena, rp->l, fn, zero, rp->last, false);
+		else if (rp->tested)
+			call_list_pass_as(rp->arena, rp->l, fn, true);
 		else
-			call_list_pass(rp->arena, rp->l, fn);
+			call_list_pass_as(rp->arena, rp->l, fn, false);
 	rp->arena_passes += p;
 	return p == passes;
 }

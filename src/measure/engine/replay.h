@@ -21,6 +21,7 @@ struct replay {
 	uint64_t arena_passes, expect_passes;
 	enum page_mode pages;
 	bool chained;         /* each call waits for the one before (call_list_pass_chained) */
+	bool tested;          /* each call after the caller's tests of its size (call_list_pass_as) */
 	unsigned char last;   /* the last byte a chained pass read back */
 };
 
@@ -34,7 +35,8 @@ void replay_close(struct replay *rp);
 
 /*
  * Makes every call of the list, passes times over, with fn, each call waiting
- * for the one before where params asked for chained calls; false when a
+ * for the one before where params asked for chained calls and after the
+ * caller's tests of its size where they asked for tested ones; false when a
  * signal (interrupt.h) stopped it first, at the end of a pass.
  */
 bool replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t passes);

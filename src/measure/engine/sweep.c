@@ -36,6 +36,7 @@ static int init_point(struct point_result *p, const struct measure_params *param
 	p->working_set = w->working_set;
 	p->layout = w->calls->layout;
 	p->chained = params->chained;
+	p->tested = params->tested;
 	passes = call_list_passes(w->calls, params->total);
 	p->calls = passes * w->calls->n * point_threads(p);
 	p->total = passes * w->calls->bytes * point_threads(p);

@@ -79,6 +79,7 @@ struct point_result {
 	 */
 	enum call_layout layout;
 	bool chained;                 /* each call waited for the one before (--chain) */
+	bool tested;                  /* each call came after the caller's tests of its size */
 	uint64_t calls;               /* calls per measurement, all threads' (total: their bytes) */
 	struct counter_values counters; /* summed over the repeats; none if .measurements is 0 */
 };
