@@ -159,7 +159,22 @@ TIMED_LOOP double measure_dist(const struct contender *c, size_t row, const stru
 }
 
 /*
- * The same, each call waiting for the last byte of the one before
+ * The same, each call after the caller's tests of its size (call_list_pass_as
+ * tested, as copyperf --tested replays them).
+ */
+TIMED_LOOP double measure_dist_tested(const struct contender *c, size_t row,
+				      const struct buffers *b)
+{
+	copy_fn volatile call = c->fn;
+	double t0 = now();
+
+	(void)row;
+	call_list_pass_as(b->arena, b->calls, call, true);
+	return (now() - t0) / (double)b->calls->n;
+}
+
+/*
+ * The same as measure_dist, each call waiting for the last byte of the one before
  * (call_list_pass_chained, as copyperf --chain replays them; chain_zero as
  * in measure_chain).
  */

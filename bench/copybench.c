@@ -29,7 +29,8 @@
  *                 dist-cold from memory (twice llc_memory_level()); dist-stream one
  *                 call after another through two walks of twice that level
  *                 (copyperf -w stream); dist-chain at L1 and L2, each call waiting
- *                 for the one before (copyperf --chain)
+ *                 for the one before (copyperf --chain); dist-tested at L1 and L2,
+ *                 each call after the caller's tests of its size (copyperf --tested)
  * Why several processes: where both copies tie, one process's ratio moves
  * from the next one's by more than a tie's margin (code, stack and buffers
  * land elsewhere each time), so a verdict taken from one process is a coin
@@ -157,7 +158,8 @@ int main(int argc, char **argv)
 				want[t] = found = any = 1;
 		if (!found)
 			return usage_error(argv[i], "not a case (sweep, sweep-flush, sweep-cold, repeat, chain, l1, "
-						    "large, warm, threads, dist, dist-llc, dist-cold, dist-stream, dist-chain) or "
+						    "large, warm, threads, dist, dist-llc, dist-cold, dist-stream, dist-chain, "
+						    "dist-tested) or "
 						    "option (-r N, -p N, -c ROUTINE, -C ROUTINE, -w SIZE, -m)");
 	}
 	/* What each measuring process is told: the same, once each, and --raw. */

@@ -85,6 +85,7 @@ double measure_chain(const struct contender *c, size_t size, const struct buffer
 double measure_large(const struct contender *c, size_t size, const struct buffers *b);
 double measure_dist(const struct contender *c, size_t row, const struct buffers *b);
 double measure_dist_chained(const struct contender *c, size_t row, const struct buffers *b);
+double measure_dist_tested(const struct contender *c, size_t row, const struct buffers *b);
 double measure_threads(const struct contender *c, size_t size, const struct buffers *b);
 double measure_warm(const struct contender *c, size_t size, const struct buffers *b);
 double measure_lane(const struct contender *c, size_t size, const struct buffers *b);

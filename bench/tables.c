@@ -110,6 +110,18 @@ const struct table tables[] = {
 		   "--chain: a decoder's copies), L1 and L2 working sets (ns per call)",
 	  .measure = measure_dist_chained, .report = report_rows, .mixes = "memmove",
 	  .wsets = { "l1", "l2" } },
+	{ .cases = "dist-tested",
+	  .title = "dist-tested: memcpy's call mixes, each call after the caller's tests of its size\n"
+		   "(copyperf --tested: sizes a program reached through branches), L1 and L2 working\n"
+		   "sets (ns per call)",
+	  .measure = measure_dist_tested, .report = report_rows, .mixes = "memcpy",
+	  .wsets = { "l1", "l2" } },
+	{ .cases = "dist-tested",
+	  .title = "dist-tested: memmove's call mixes, each call after the caller's tests of its size\n"
+		   "(copyperf --tested: sizes a program reached through branches), L1 and L2 working\n"
+		   "sets (ns per call)",
+	  .measure = measure_dist_tested, .report = report_rows, .mixes = "memmove",
+	  .wsets = { "l1", "l2" } },
 };
 const unsigned n_tables = sizeof(tables) / sizeof(tables[0]);
 _Static_assert(sizeof(tables) / sizeof(tables[0]) <= MAX_TABLES, "MAX_TABLES holds every table");

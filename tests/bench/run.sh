@@ -178,6 +178,16 @@ for kind in memcpy memmove; do
 		ok "dist-chain: the $kind verdict" || bad "dist-chain: no $kind verdict"
 done
 
+# The mixes after the caller's tests of each size (copyperf --tested), at L1 and L2: the same.
+"$bench" -p 1 -r 3 dist-tested >"$out" 2>"$err"
+rc=$?
+if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist-tested: exit $rc"; else bad "dist-tested: exit $rc, $(cat "$err")"; fi
+for kind in memcpy memmove; do
+	mix_rows dist-tested $kind 'l[12]' 20
+	grep -qE "^  dist-tested $kind: none below 1.00x +(met|NOT MET)$" "$out" &&
+		ok "dist-tested: the $kind verdict" || bad "dist-tested: no $kind verdict"
+done
+
 "$bench" -p 1 -r 3 -c rep-movsb l1 >"$out" 2>"$err"
 rc=$?
 if [ $rc -le 1 ] && grep -q 'rep-movsb' "$out" && grep -q '^(3 rounds' "$out"; then
@@ -188,7 +198,7 @@ fi
 rows l1 5
 
 # A copy that is fast because it is wrong meets nothing: the run stops, naming it.
-for case in sweep sweep-flush sweep-cold repeat chain l1 large warm threads dist dist-chain; do
+for case in sweep sweep-flush sweep-cold repeat chain l1 large warm threads dist dist-chain dist-tested; do
 	"$broken" -p 1 -r 3 -c broken-short $case >"$out" 2>"$err"
 	rc=$?
 	if [ $rc -eq 1 ] && grep -q "^copybench: broken-short copied wrongly" "$err" && ! grep -q ' met$' "$out"; then
