@@ -126,7 +126,7 @@ static void distinct_sets(char *sets, size_t len, bool with_stream)
 static void way_options(const struct prediction_way *w, char *buf, size_t len)
 {
 	*buf = '\0';
-	for (int i = 0; i < 2 && w->options[i]; i++)
+	for (int i = 0; i < PREDICTION_WAY_OPTIONS && w->options[i]; i++)
 		snprintf(buf + strlen(buf), len - strlen(buf), " %s", w->options[i]);
 }
 
@@ -141,11 +141,12 @@ static int replay_ratios(const struct program_params *p, const char *kind, const
 	char json[4096], routines[64], ours[32], why[160], options[32];
 	char *args[] = { "copyperf", "-d", (char *)mix, "-r", routines, "-w", sets, "-n", "5",
 			 "-f", "json", "-o", json, "-q", NULL, NULL, NULL };
-	const size_t first_option = sizeof(args) / sizeof(args[0]) - 3;
+	/* the way's options, then the NULL that ends the list */
+	const size_t first_option = sizeof(args) / sizeof(args[0]) - PREDICTION_WAY_OPTIONS - 1;
 	struct result_set set;
 	int status, shown = 0;
 
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < PREDICTION_WAY_OPTIONS; i++)
 		args[first_option + i] = (char *)way->options[i];
 	way_options(way, options, sizeof(options));
 	snprintf(ours, sizeof(ours), "copyperf_%s", kind);

@@ -61,8 +61,9 @@ extern const char *const prediction_sets[PREDICTION_SETS];
  * with its replay's options, its line in the table and its JSON member.
  */
 #define PREDICTION_WAYS 4
+#define PREDICTION_WAY_OPTIONS 2 /* the most options a way adds to copyperf -d */
 struct prediction_way {
-	const char *options[2]; /* copyperf -d's, NULL after the last */
+	const char *options[PREDICTION_WAY_OPTIONS]; /* NULL after the last */
 	const char *line;
 	const char *json;
 };
