@@ -147,36 +147,41 @@ double measure_large(const struct contender *c, size_t size, const struct buffer
 	return now() - t0;
 }
 
-/* One pass over a row's calls; seconds per call. */
-TIMED_LOOP double measure_dist(const struct contender *c, size_t row, const struct buffers *b)
+/*
+ * One pass over a row's calls, each after the caller's tests of its size
+ * where tested (a constant where it is inlined); seconds per call.
+ */
+static inline __attribute__((always_inline)) double dist_pass(const struct contender *c,
+							      const struct buffers *b, bool tested)
 {
 	copy_fn volatile call = c->fn;
 	double t0 = now();
 
-	(void)row;
-	call_list_pass(b->arena, b->calls, call);
+	if (tested)
+		call_list_pass_tested(b->arena, b->calls, call);
+	else
+		call_list_pass(b->arena, b->calls, call);
 	return (now() - t0) / (double)b->calls->n;
 }
 
-/*
- * The same, each call after the caller's tests of its size (call_list_pass_as
- * tested, as copyperf --tested replays them).
- */
+TIMED_LOOP double measure_dist(const struct contender *c, size_t row, const struct buffers *b)
+{
+	(void)row;
+	return dist_pass(c, b, false);
+}
+
+/* The same, each call after the caller's tests of its size (copyperf --tested). */
 TIMED_LOOP double measure_dist_tested(const struct contender *c, size_t row,
 				      const struct buffers *b)
 {
-	copy_fn volatile call = c->fn;
-	double t0 = now();
-
 	(void)row;
-	call_list_pass_as(b->arena, b->calls, call, true);
-	return (now() - t0) / (double)b->calls->n;
+	return dist_pass(c, b, true);
 }
 
 /*
- * The same as measure_dist, each call waiting for the last byte of the one before
- * (call_list_pass_chained, as copyperf --chain replays them; chain_zero as
- * in measure_chain).
+ * One pass as measure_dist's, each call waiting for the last byte of the one
+ * before (call_list_pass_chained, as copyperf --chain replays them;
+ * chain_zero as in measure_chain).
  */
 TIMED_LOOP double measure_dist_chained(const struct contender *c, size_t row,
 					      const struct buffers *b)

@@ -63,7 +63,7 @@ extern const char *const prediction_sets[PREDICTION_SETS];
 #define PREDICTION_WAYS 4
 #define PREDICTION_WAY_OPTIONS 2 /* the most options a way adds to copyperf -d */
 struct prediction_way {
-	const char *options[PREDICTION_WAY_OPTIONS]; /* NULL after the last */
+	const char *options[PREDICTION_WAY_OPTIONS]; /* the slots it does not use NULL */
 	const char *line;
 	const char *json;
 };

@@ -44,8 +44,8 @@ static void describe(const char *name, const struct result_set *s)
 		printf("recorded call mixes replayed, seeds vary");
 	else
 		printf("recorded call mixes replayed, seed %llu", (unsigned long long)s->seed);
-	if (result_set_chaining(s))
-		printf(", %s", result_set_chaining(s));
+	if (result_set_calling(s))
+		printf(", %s", result_set_calling(s));
 	printf(", %u repeats", s->repeat);
 	if (s->runs > 1)
 		printf(" pooled from %u runs", s->runs);

@@ -135,8 +135,8 @@ static void title(FILE *f, const struct result_set *s, bool replay)
 			 s->repeat);
 	else if (replay)
 		snprintf(line, sizeof(line), "recorded call mixes replayed, seed %llu%s%s, %u repeats",
-			 (unsigned long long)s->seed, result_set_chaining(s) ? ", " : "",
-			 result_set_chaining(s) ? result_set_chaining(s) : "", s->repeat);
+			 (unsigned long long)s->seed, result_set_calling(s) ? ", " : "",
+			 result_set_calling(s) ? result_set_calling(s) : "", s->repeat);
 	else
 		snprintf(line, sizeof(line),
 			 "cache %s, %s per point, two %s buffers, align %llu:%llu, %u repeats",

@@ -509,7 +509,7 @@ bool result_set_is_replay(const struct result_set *s)
 	return false;
 }
 
-const char *result_set_chaining(const struct result_set *s)
+const char *result_set_calling(const struct result_set *s)
 {
 	/* [chained: none, some, all][tested: none, some, all] */
 	static const char *const says[3][3] = {

@@ -122,7 +122,7 @@ bool result_set_is_replay(const struct result_set *s);
  * pool of runs with and without it), the same for "tested" (--tested), both
  * joined ("calls chained and tested"), or NULL when none were either.
  */
-const char *result_set_chaining(const struct result_set *s);
+const char *result_set_calling(const struct result_set *s);
 /* True when s's rows are all a program's runs (copyperf program): times per run, not per call. */
 bool result_set_is_program(const struct result_set *s);
 

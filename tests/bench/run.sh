@@ -188,6 +188,17 @@ for kind in memcpy memmove; do
 		ok "dist-tested: the $kind verdict" || bad "dist-tested: no $kind verdict"
 done
 
+# ... whose tests are branches: at least one conditional jump a bit more than the untested pass.
+if [ "$(uname -m)" = x86_64 ] && command -v objdump >/dev/null; then
+	jcc() {
+		objdump -d --no-show-raw-insn "$bench" | awk -v f="<$1>:" '$2 == f { p = 1; next } p && /^$/ { exit } p' |
+			grep -E '^ +[0-9a-f]+:\s+j[a-z]+\s' | grep -vc jmp
+	}
+	plain=$(jcc measure_dist) tested=$(jcc measure_dist_tested)
+	[ "$tested" -ge $((plain + 8)) ] && ok "dist-tested: $tested conditional jumps, $plain untested" ||
+		bad "dist-tested: $tested conditional jumps against $plain untested, not 8 more"
+fi
+
 "$bench" -p 1 -r 3 -c rep-movsb l1 >"$out" 2>"$err"
 rc=$?
 if [ $rc -le 1 ] && grep -q 'rep-movsb' "$out" && grep -q '^(3 rounds' "$out"; then

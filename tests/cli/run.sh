@@ -525,6 +525,14 @@ st=$?
 [ "$st" -eq 1 ] && grep -Eq 'broken-at-37 +memcpy_3 +8K .*FAILED: .*size 37, .*wrong byte at \+20' "$tmp/b37" &&
 	ok || bad "broken-at-37 in tested calls: exit $st, $(cat "$tmp/b37" "$tmp/b37err")"
 usage_error "tested without -d" "--tested: only with --distribution (it tests a replay's sizes" --tested
+# The caller's tests are branches in the timed loop, not folded away by the compiler: on x86-64
+# the replay's loop (one tested pass, one tested and chained) holds a conditional jump for each
+# of the size's 8 bits in each, where the untested passes hold a few.
+if [ "$(uname -m)" = x86_64 ] && command -v objdump >/dev/null; then
+	jcc=$(objdump -d --no-show-raw-insn "$cp" | awk '$2 == "<replay_timed>:" { p = 1; next } p && /^$/ { exit } p' |
+		grep -E '^ +[0-9a-f]+:\s+j[a-z]+\s' | grep -vc jmp)
+	[ "$jcc" -ge 16 ] && ok "--tested: $jcc conditional jumps in the replay's loop" || bad "--tested: replay_timed holds $jcc conditional jumps, not 8 a tested pass"
+fi
 # A copy of nothing at 100 B, where every 100 B call's destination already holds its bytes
 # (each starts where a correct 200 B call copied the same source): caught, not 2x faster.
 printf '100:1,200:1\n0:1\n64:1\n' >"$tmp/same.csv"

@@ -208,11 +208,13 @@ fi
 # given as 4 MiB (COPYPERF_LLC), so that the sets from memory (8 and 16 MiB) take a second or
 # two where this machine's would take tens.
 export COPYPERF_LLC=4M,4M
+# the four ways each mix is replayed, as the JSON names their ratios
+ways='("predicted_ratio", "predicted_ratio_chained", "predicted_ratio_tested", "predicted_ratio_chained_tested")'
 if prog -q -n 1 --record -f json -o "$tmp/r.json" -- "$copier" copy 2 2>"$tmp/err" &&
 	[ "$(json "$tmp/r.json" 'sorted(x["kind"] for x in d["program"]["recorded"])')" = "['memcpy', 'memmove']" ] &&
 	[ "$(json "$tmp/r.json" 'all(x["calls"] >= 2 * 4096 for x in d["program"]["recorded"])')" = True ] &&
-	[ "$(json "$tmp/r.json" 'all(list(x[k]) == ["l1", "l2", "llc", "stream", "cold"] for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained", "predicted_ratio_tested", "predicted_ratio_chained_tested"))')" = True ] &&
-	[ "$(json "$tmp/r.json" 'all(math.isfinite(v) and v > 0 for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained", "predicted_ratio_tested", "predicted_ratio_chained_tested") for v in x[k].values())')" = True ]; then
+	[ "$(json "$tmp/r.json" 'all(list(x[k]) == ["l1", "l2", "llc", "stream", "cold"] for x in d["program"]["recorded"] for k in '"$ways"')')" = True ] &&
+	[ "$(json "$tmp/r.json" 'all(math.isfinite(v) and v > 0 for x in d["program"]["recorded"] for k in '"$ways"' for v in x[k].values())')" = True ]; then
 	ok "--record: memcpy's and memmove's calls replayed apart, independent and chained, tested or not"
 else
 	bad "--record: $(cat "$tmp/r.json" "$tmp/err" | head -c 2000)"
@@ -231,8 +233,8 @@ fi
 # other working sets replayed.
 if prog -q -n 1 --record -f json -o "$tmp/r4.json" -- "$copier" empty 2>"$tmp/err" &&
 	[ "$(json "$tmp/r4.json" 'sorted(x["kind"] for x in d["program"]["recorded"])')" = "['memcpy', 'memmove']" ] &&
-	[ "$(json "$tmp/r4.json" '[x[k]["stream"] for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained", "predicted_ratio_tested", "predicted_ratio_chained_tested")]')" = "[None, None, None, None, None, None, None, None]" ] &&
-	[ "$(json "$tmp/r4.json" 'all(math.isfinite(v) for x in d["program"]["recorded"] for r in ("predicted_ratio", "predicted_ratio_chained", "predicted_ratio_tested", "predicted_ratio_chained_tested") for k, v in x[r].items() if k != "stream")')" = True ]; then
+	[ "$(json "$tmp/r4.json" '[x[k]["stream"] for x in d["program"]["recorded"] for k in '"$ways"']')" = "[None, None, None, None, None, None, None, None]" ] &&
+	[ "$(json "$tmp/r4.json" 'all(math.isfinite(v) for x in d["program"]["recorded"] for r in '"$ways"' for k, v in x[r].items() if k != "stream")')" = True ]; then
 	ok "--record: a mix too small to stream, left out there"
 else
 	bad "--record of mostly empty copies: $(cat "$tmp/r4.json" "$tmp/err" | head -c 2000)"
@@ -251,8 +253,8 @@ fi
 l2=$(getconf LEVEL2_CACHE_SIZE 2>/dev/null || echo 0)
 if [ "${l2:-0}" -gt 0 ]; then
 	if COPYPERF_LLC=$l2,4M prog -q -n 1 --record -f json -o "$tmp/r2.json" -- "$copier" copy 1 >"$tmp/t" 2>"$tmp/err" &&
-		[ "$(json "$tmp/r2.json" '[x[k]["llc"] for x in d["program"]["recorded"] for k in ("predicted_ratio", "predicted_ratio_chained", "predicted_ratio_tested", "predicted_ratio_chained_tested")]')" = "[None, None, None, None, None, None, None, None]" ] &&
-		[ "$(json "$tmp/r2.json" 'all(math.isfinite(v) for x in d["program"]["recorded"] for r in ("predicted_ratio", "predicted_ratio_chained", "predicted_ratio_tested", "predicted_ratio_chained_tested") for k, v in x[r].items() if k != "llc")')" = True ]; then
+		[ "$(json "$tmp/r2.json" '[x[k]["llc"] for x in d["program"]["recorded"] for k in '"$ways"']')" = "[None, None, None, None, None, None, None, None]" ] &&
+		[ "$(json "$tmp/r2.json" 'all(math.isfinite(v) for x in d["program"]["recorded"] for r in '"$ways"' for k, v in x[r].items() if k != "llc")')" = True ]; then
 		ok "--record: llc left out where it is the L2's size"
 	else
 		bad "--record, llc the L2's size: $(cat "$tmp/r2.json" "$tmp/err" | head -c 2000)"

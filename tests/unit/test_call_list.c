@@ -403,17 +403,17 @@ static void test_tested_pass(void **state)
 		size_t z = zero ? ~(size_t)0 : 0;
 
 		chain_calls = 0;
-		last_plain = call_list_pass_chained_as(arena, &l, chain_copy, z, 3, false);
+		last_plain = call_list_pass_chained(arena, &l, chain_copy, z, 3);
 		assert_int_equal(chain_calls, l.n);
 		memcpy(plain, chain_sources, sizeof(plain));
 		chain_calls = 0;
-		last_tested = call_list_pass_chained_as(arena, &l, chain_copy, z, 3, true);
+		last_tested = call_list_pass_chained_tested(arena, &l, chain_copy, z, 3);
 		assert_int_equal(chain_calls, l.n);
 		assert_memory_equal(chain_sources, plain, l.n * sizeof(plain[0]));
 		assert_int_equal(last_tested, last_plain);
 	}
 	chain_calls = 0;
-	call_list_pass_as(arena, &l, chain_copy, true);
+	call_list_pass_tested(arena, &l, chain_copy);
 	assert_int_equal(chain_calls, l.n);
 	for (size_t i = 0; i < l.n; i++)
 		assert_int_equal(chain_sources[i], calls[i].src);

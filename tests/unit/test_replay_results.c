@@ -269,7 +269,7 @@ static void test_chained_read(void **state)
 	read_two_apart(&x, &s, &from_run, 1, "memcpy_fleet l1 chained");
 	assert_false(s.rows[0].chained);
 	assert_true(s.rows[1].chained);
-	assert_string_equal(result_set_chaining(&s), "some calls chained");
+	assert_string_equal(result_set_calling(&s), "some calls chained");
 	assert_true(from_run.rows[1].chained);
 	result_set_free(&from_run);
 	result_set_free(&s);
@@ -294,17 +294,51 @@ static void test_tested_read(void **state)
 	read_two_apart(&x, &s, &from_run, 1, "memcpy_fleet l1 chained tested");
 	assert_false(s.rows[0].tested);
 	assert_true(s.rows[1].tested);
-	assert_string_equal(result_set_chaining(&s), "calls chained, some tested");
+	assert_string_equal(result_set_calling(&s), "calls chained, some tested");
 	assert_true(from_run.rows[1].tested);
 	result_set_free(&from_run);
 	result_set_free(&s);
 	x.p[0].tested = true;
 	x.p[0].chained = false;
 	read_two_apart(&x, &s, &from_run, 0, "memcpy_fleet l1 tested");
-	assert_string_equal(result_set_chaining(&s), "some calls chained, calls tested");
+	assert_string_equal(result_set_calling(&s), "some calls chained, calls tested");
 	result_set_free(&from_run);
 	result_set_free(&s);
 	flag_in_files("tested", offsetof(struct result_row, tested));
+}
+
+/*
+ * What a line that describes a set says of its calls, for every mix of
+ * chained and tested rows: none, some or all of each.
+ */
+static void test_calling_says(void **state)
+{
+	static const char *const says[3][3] = {
+		{ NULL, "some calls tested", "calls tested" },
+		{ "some calls chained", "some calls chained, some tested",
+		  "some calls chained, calls tested" },
+		{ "calls chained", "calls chained, some tested", "calls chained and tested" },
+	};
+	struct result_row rows[2] = { replay_row, replay_row };
+	struct result_set s = { .rows = rows, .n = 2 };
+
+	(void)state;
+	for (int chained = 0; chained < 3; chained++)
+		for (int tested = 0; tested < 3; tested++) {
+			/* none: neither row; some: the second only; all: both */
+			rows[0].chained = chained == 2;
+			rows[1].chained = chained >= 1;
+			rows[0].tested = tested == 2;
+			rows[1].tested = tested >= 1;
+			if (!says[chained][tested])
+				assert_null(result_set_calling(&s));
+			else
+				assert_string_equal(result_set_calling(&s), says[chained][tested]);
+		}
+	/* a chunk row beside them is neither, and no replay row is called anyhow */
+	rows[0] = chunk_row;
+	rows[1].chained = rows[1].tested = false;
+	assert_null(result_set_calling(&s));
 }
 
 /* A chunk row never matches a replay row, even with its chunk 0. */
@@ -399,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_layout_read),
 		cmocka_unit_test(test_chained_read),
 		cmocka_unit_test(test_tested_read),
+		cmocka_unit_test(test_calling_says),
 		cmocka_unit_test(test_from_report),
 		cmocka_unit_test(test_kinds_never_match),
 		cmocka_unit_test(test_pool_scales_to_the_calls),

@@ -2,8 +2,9 @@
 /*
  * A replay's timed passes chain their calls only where asked (--chain): the
  * last byte read back is the last call's, the replay keeps it for the next
- * pass, and independent passes read nothing back. Both leave the arena as
- * its verification expects.
+ * pass, and independent passes read nothing back, whether each call comes
+ * after the caller's tests of its size (--tested) or not. Every way leaves
+ * the arena as its verification expects.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -29,15 +30,16 @@ static void *copy(void *dst, const void *src, size_t n)
 	return memcpy(dst, src, n);
 }
 
-static void replay_passes(bool chained, struct replay *rp)
+static void replay_passes(bool chained, bool tested, struct replay *rp)
 {
-	struct measure_params params = { .chained = chained };
+	struct measure_params params = { .chained = chained, .tested = tested };
 	struct page_usage usage = { 0 };
 	char err[256] = "", why[512] = "";
 
 	if (replay_open(rp, &list, &params, &usage, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_int_equal(rp->chained, chained);
+	assert_int_equal(rp->tested, tested);
 	assert_int_equal(rp->last, 0);
 	assert_true(replay_timed(rp, copy, 2));
 	if (replay_verify(rp, "memcpy", copy, why, sizeof(why)) != MEASURE_OK)
@@ -51,12 +53,14 @@ static void test_chained_reads_back(void **state)
 	unsigned char want;
 
 	(void)state;
-	replay_passes(true, &rp);
-	want = rp.arena[last->dst + last->size - 1];
-	assert_int_not_equal(want, 0); /* else reading nothing back would look the same */
-	assert_int_equal(want, rp.arena[last->src + last->size - 1]);
-	assert_int_equal(rp.last, want);
-	replay_close(&rp);
+	for (int tested = 0; tested < 2; tested++) {
+		replay_passes(true, tested, &rp);
+		want = rp.arena[last->dst + last->size - 1];
+		assert_int_not_equal(want, 0); /* else reading nothing back would look the same */
+		assert_int_equal(want, rp.arena[last->src + last->size - 1]);
+		assert_int_equal(rp.last, want);
+		replay_close(&rp);
+	}
 }
 
 static void test_independent_reads_nothing(void **state)
@@ -64,9 +68,11 @@ static void test_independent_reads_nothing(void **state)
 	struct replay rp;
 
 	(void)state;
-	replay_passes(false, &rp);
-	assert_int_equal(rp.last, 0);
-	replay_close(&rp);
+	for (int tested = 0; tested < 2; tested++) {
+		replay_passes(false, tested, &rp);
+		assert_int_equal(rp.last, 0);
+		replay_close(&rp);
+	}
 }
 
 int main(void)

@@ -127,13 +127,16 @@ static inline size_t call_list_calls(uint64_t working_set, double mean_size)
 /*
  * A caller that tests the size before it copies (--tested), as a decoder
  * that reads a length bit by bit (LZMA's lengths, a Huffman code's) branches
- * on each of its bits: one conditional branch on each of the size's low
- * CALLER_TESTED_BITS bits, each at its own place in the code. A branch
- * predictor that keeps a history of the branches taken then holds those
- * bits when the copy's own tests of the size come, and may predict them
- * where the calls alone do not let it. Each test's two ways run different
- * no-ops, which a compiler can neither merge nor turn into a conditional
- * move: the branches are there on every architecture.
+ * on each of its bits: a conditional branch for each of the size's low
+ * CALLER_TESTED_BITS bits. A branch predictor that keeps a history of the
+ * branches taken then holds those bits when the copy's own tests of the size
+ * come, and may predict them where the calls alone do not let it. Each
+ * test's two ways run different no-ops, which a compiler can neither merge
+ * nor turn into a conditional move: the branches are there on every
+ * architecture. Their layout is the compiler's: it may repeat the tests of
+ * the later bits on each way of an earlier one, so that a branch's direction
+ * says whether a bit differs from the one before; the history holds the
+ * size all the same.
  */
 #define CALLER_TESTED_BITS 8
 
@@ -157,14 +160,10 @@ static inline __attribute__((always_inline)) void caller_tests(uint32_t size)
 	caller_test_bit(size, 7);
 }
 
-/*
- * Makes every call of l once with fn, its offsets from base: the replay's
- * timed loop; where tested (a constant at each use), each call after the
- * caller's tests of its size.
- */
+/* The passes' one body, tested a constant wherever it is inlined. */
 static inline __attribute__((always_inline)) void
-call_list_pass_as(unsigned char *base, const struct call_list *l,
-		  void *(*fn)(void *, const void *, size_t), bool tested)
+calls_pass(unsigned char *base, const struct call_list *l,
+	   void *(*fn)(void *, const void *, size_t), bool tested)
 {
 	for (const struct call *c = l->calls, *end = c + l->n; c < end; c++) {
 		if (tested)
@@ -173,14 +172,22 @@ call_list_pass_as(unsigned char *base, const struct call_list *l,
 	}
 }
 
+/* Makes every call of l once with fn, its offsets from base: the replay's timed loop. */
 static inline void call_list_pass(unsigned char *base, const struct call_list *l,
 				  void *(*fn)(void *, const void *, size_t))
 {
-	call_list_pass_as(base, l, fn, false);
+	calls_pass(base, l, fn, false);
+}
+
+/* The same, each call after the caller's tests of its size (caller_tests). */
+static inline void call_list_pass_tested(unsigned char *base, const struct call_list *l,
+					 void *(*fn)(void *, const void *, size_t))
+{
+	calls_pass(base, l, fn, true);
 }
 
 /*
- * The same, each call waiting for the one before, as a decoder reads back
+ * The chained passes' one body: each call waiting for the one before, as a decoder reads back
  * what it has just copied before it knows what to copy next: the previous
  * call's last byte is read back and added, times zero, to the call's source
  * address. The caller passes 0 as zero where the compiler cannot see it is
@@ -188,13 +195,13 @@ static inline void call_list_pass(unsigned char *base, const struct call_list *l
  * from, and the one it ends with is returned for the next pass. A call of 0
  * bytes has no last byte: the byte before its destination is read instead,
  * which the builders keep inside the arena (every side starts past its
- * leading canary page: a call's dst is at least a page). tested: as for
- * call_list_pass_as.
+ * leading canary page: a call's dst is at least a page). tested: each call
+ * after the caller's tests of its size too.
  */
 static inline __attribute__((always_inline)) unsigned char
-call_list_pass_chained_as(unsigned char *base, const struct call_list *l,
-			  void *(*fn)(void *, const void *, size_t), size_t zero, unsigned char last,
-			  bool tested)
+calls_pass_chained(unsigned char *base, const struct call_list *l,
+		   void *(*fn)(void *, const void *, size_t), size_t zero, unsigned char last,
+		   bool tested)
 {
 	for (const struct call *c = l->calls, *end = c + l->n; c < end; c++) {
 		if (tested)
@@ -205,11 +212,21 @@ call_list_pass_chained_as(unsigned char *base, const struct call_list *l,
 	return last;
 }
 
+/* Each call waiting for the one before (calls_pass_chained). */
 static inline unsigned char call_list_pass_chained(unsigned char *base, const struct call_list *l,
 						   void *(*fn)(void *, const void *, size_t),
 						   size_t zero, unsigned char last)
 {
-	return call_list_pass_chained_as(base, l, fn, zero, last, false);
+	return calls_pass_chained(base, l, fn, zero, last, false);
+}
+
+/* Each call waiting for the one before, and after the caller's tests of its size. */
+static inline unsigned char
+call_list_pass_chained_tested(unsigned char *base, const struct call_list *l,
+			      void *(*fn)(void *, const void *, size_t), size_t zero,
+			      unsigned char last)
+{
+	return calls_pass_chained(base, l, fn, zero, last, true);
 }
 
 /* Whether n bytes at offset a and n bytes at offset b share a byte. */

@@ -77,16 +77,15 @@ TIMED_LOOP bool replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t pa
 	uint64_t p;
 
 	__asm__ volatile("" : "+r"(fn)); /* the compiler may not see which function this is */
-	/* each way its own loop: tested is a constant in each */
 	for (p = 0; p < passes && !interrupt_signal(); p++)
 		if (rp->chained && rp->tested)
-			rp->last = call_list_pass_chained_as(rp->arena, rp->l, fn, zero, rp->last, true);
+			rp->last = call_list_pass_chained_tested(rp->arena, rp->l, fn, zero, rp->last);
 		else if (rp->chained)
-			rp->last = call_list_pass_chained_as(rp->arena, rp->l, fn, zero, rp->last, false);
+			rp->last = call_list_pass_chained(rp->arena, rp->l, fn, zero, rp->last);
 		else if (rp->tested)
-			call_list_pass_as(rp->arena, rp->l, fn, true);
+			call_list_pass_tested(rp->arena, rp->l, fn);
 		else
-			call_list_pass_as(rp->arena, rp->l, fn, false);
+			call_list_pass(rp->arena, rp->l, fn);
 	rp->arena_passes += p;
 	return p == passes;
 }

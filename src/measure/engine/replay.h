@@ -21,7 +21,7 @@ struct replay {
 	uint64_t arena_passes, expect_passes;
 	enum page_mode pages;
 	bool chained;         /* each call waits for the one before (call_list_pass_chained) */
-	bool tested;          /* each call after the caller's tests of its size (call_list_pass_as) */
+	bool tested;          /* each call after the caller's tests of its size (call_list_pass_tested) */
 	unsigned char last;   /* the last byte a chained pass read back */
 };
 
