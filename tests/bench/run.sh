@@ -4,6 +4,7 @@
 # The same for make bench-walk's program.
 # Usage: tests/bench/run.sh COPYBENCH COPYBENCH_WITH_BROKEN_ROUTINES SHARED_ROUTINES_SO WALK_GRID
 . "$(dirname "$0")/../tally.sh"
+. "$(dirname "$0")/../disassembly.sh"
 bench=$1
 broken=$2
 shared=$3
@@ -168,33 +169,22 @@ for kind in memcpy memmove; do
 		ok "dist-stream: the $kind target" || bad "dist-stream: no $kind target"
 done
 
-# The mixes chained (copyperf --chain), at L1 and L2: each mix and working set a row, no target.
-"$bench" -p 1 -r 3 dist-chain >"$out" 2>"$err"
-rc=$?
-if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist-chain: exit $rc"; else bad "dist-chain: exit $rc, $(cat "$err")"; fi
-for kind in memcpy memmove; do
-	mix_rows dist-chain $kind 'l[12]' 20
-	grep -qE "^  dist-chain $kind: none below 1.00x +(met|NOT MET)$" "$out" &&
-		ok "dist-chain: the $kind verdict" || bad "dist-chain: no $kind verdict"
+# The mixes chained (copyperf --chain), and after the caller's tests of each size (copyperf
+# --tested), at L1 and L2: each mix and working set a row, no target.
+for case in dist-chain dist-tested; do
+	"$bench" -p 1 -r 3 $case >"$out" 2>"$err"
+	rc=$?
+	if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "$case: exit $rc"; else bad "$case: exit $rc, $(cat "$err")"; fi
+	for kind in memcpy memmove; do
+		mix_rows $case $kind 'l[12]' 20
+		grep -qE "^  $case $kind: none below 1.00x +(met|NOT MET)$" "$out" &&
+			ok "$case: the $kind verdict" || bad "$case: no $kind verdict"
+	done
 done
 
-# The mixes after the caller's tests of each size (copyperf --tested), at L1 and L2: the same.
-"$bench" -p 1 -r 3 dist-tested >"$out" 2>"$err"
-rc=$?
-if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "dist-tested: exit $rc"; else bad "dist-tested: exit $rc, $(cat "$err")"; fi
-for kind in memcpy memmove; do
-	mix_rows dist-tested $kind 'l[12]' 20
-	grep -qE "^  dist-tested $kind: none below 1.00x +(met|NOT MET)$" "$out" &&
-		ok "dist-tested: the $kind verdict" || bad "dist-tested: no $kind verdict"
-done
-
-# ... whose tests are branches: at least one conditional jump a bit more than the untested pass.
+# --tested's tests are branches: at least one conditional jump a bit more than the untested pass.
 if [ "$(uname -m)" = x86_64 ] && command -v objdump >/dev/null; then
-	jcc() {
-		objdump -d --no-show-raw-insn "$bench" | awk -v f="<$1>:" '$2 == f { p = 1; next } p && /^$/ { exit } p' |
-			grep -E '^ +[0-9a-f]+:\s+j[a-z]+\s' | grep -vc jmp
-	}
-	plain=$(jcc measure_dist) tested=$(jcc measure_dist_tested)
+	plain=$(conditional_jumps "$bench" measure_dist) tested=$(conditional_jumps "$bench" measure_dist_tested)
 	[ "$tested" -ge $((plain + 8)) ] && ok "dist-tested: $tested conditional jumps, $plain untested" ||
 		bad "dist-tested: $tested conditional jumps against $plain untested, not 8 more"
 fi

@@ -9,6 +9,7 @@ fail_alloc=${4:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../tally.sh"
+. "$(dirname "$0")/../disassembly.sh"
 
 # usage_error DESCRIPTION EXPECTED-TEXT ARGS...: exit 2, one line on stderr naming the problem.
 usage_error() {
@@ -529,8 +530,7 @@ usage_error "tested without -d" "--tested: only with --distribution (it tests a 
 # the replay's loop (one tested pass, one tested and chained) holds a conditional jump for each
 # of the size's 8 bits in each, where the untested passes hold a few.
 if [ "$(uname -m)" = x86_64 ] && command -v objdump >/dev/null; then
-	jcc=$(objdump -d --no-show-raw-insn "$cp" | awk '$2 == "<replay_timed>:" { p = 1; next } p && /^$/ { exit } p' |
-		grep -E '^ +[0-9a-f]+:\s+j[a-z]+\s' | grep -vc jmp)
+	jcc=$(conditional_jumps "$cp" replay_timed)
 	[ "$jcc" -ge 16 ] && ok "--tested: $jcc conditional jumps in the replay's loop" || bad "--tested: replay_timed holds $jcc conditional jumps, not 8 a tested pass"
 fi
 # A copy of nothing at 100 B, where every 100 B call's destination already holds its bytes

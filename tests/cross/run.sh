@@ -41,10 +41,7 @@ last_line_passes() {
 	tail -n 1 "$1" | grep -Eq '^[0-9]+ passed, 0 failed$'
 }
 
-# function_body OBJDUMP FILE SYMBOL: the disassembly of one function.
-function_body() {
-	"$1" -d "$2" | awk -v sym="<$3>:" '$2 == sym { on = 1; next } on && /^$/ { exit } on'
-}
+. "$(dirname "$0")/../disassembly.sh"
 
 # run_on TARGET CPU: the correctness program and a verified sweep under qemu-user.
 run_on() {
