@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "../internal.h"
 #include "tuning_layout.h"
 
@@ -91,6 +92,20 @@ void copyperf_x86_tune(void);
 static inline bool x86_rep_movsb_takes(const struct x86_tuning *t, size_t n)
 {
 	return n - t->rep_movsb_min < t->rep_movsb_max - t->rep_movsb_min;
+}
+
+/*
+ * Whether 'rep movsb' is kept from a copy whose destination lies `ahead` bytes
+ * past its source (d - s): where the destination lies less than a line past
+ * the source within 4 KiB, 1 to 63 bytes modulo 4096. There Zen 4's string
+ * copy runs many times slower than the vector loop, whatever the distance
+ * itself, as if its loads waited for its own stores, whose addresses they
+ * match in the bits below 4 KiB; from a line on, the two run level.
+ */
+#define X86_ALIAS_SPAN 4096u
+static inline bool x86_rep_movsb_aliased(uintptr_t ahead)
+{
+	return ((ahead - 1) & (X86_ALIAS_SPAN - 1)) < 63;
 }
 
 /*
