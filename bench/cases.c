@@ -281,15 +281,9 @@ static const struct placement no_page = { "no page", 8, { 1, 8, 0, 4, 1, 8, 2, 1
 #define N_GRID_ROWS (N_REPEAT_SIZES * N_PLACEMENTS) /* every size at every placement */
 _Static_assert(N_REPEAT_ROWS == N_GRID_ROWS + 1, "the repeat table's rows, and 0 bytes at no_page");
 
-/* Inside this file, where the timed loop inlines it as it did when it was all one file. */
-static size_t row_size(size_t row)
+static size_t repeat_size(size_t row)
 {
 	return row < N_GRID_ROWS ? repeat_sizes[row / N_PLACEMENTS] : 0;
-}
-
-size_t repeat_size(size_t row)
-{
-	return row_size(row);
 }
 
 static const struct placement *repeat_placement(size_t row)
@@ -297,7 +291,7 @@ static const struct placement *repeat_placement(size_t row)
 	return row < N_GRID_ROWS ? &placements[row % N_PLACEMENTS] : &no_page;
 }
 
-const char *repeat_placement_name(size_t row)
+static const char *repeat_placement_name(size_t row)
 {
 	return repeat_placement(row)->name;
 }
@@ -320,7 +314,7 @@ TIMED_LOOP double measure_repeat(const struct contender *c, size_t row,
 {
 	copy_fn volatile call = c->fn;
 	const struct placement *pl = repeat_placement(row);
-	size_t n = row_size(row), count = REPEAT_CALLS / pl->n;
+	size_t n = repeat_size(row), count = REPEAT_CALLS / pl->n;
 	double t0 = now();
 
 	for (unsigned k = 0; k < pl->n; k++) {
@@ -334,37 +328,137 @@ TIMED_LOOP double measure_repeat(const struct contender *c, size_t row,
 	return (now() - t0) / (double)(count * pl->n); /* a call's */
 }
 
+/*
+ * The first byte of the destination buffer [dst, dst + len) that is not what
+ * copying [s, s + n) to d leaves in a zeroed one, or -1.
+ */
+static size_t first_wrong_in(const unsigned char *dst, size_t len, const unsigned char *d,
+			     const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < len; i++) {
+		const unsigned char *p = dst + i;
+		/* n first: a no_page row's d is no object's, not to be compared */
+		unsigned char want = n && p >= d && p < d + n ? s[p - d] : 0;
+
+		if (*p != want)
+			return i;
+	}
+	return (size_t)-1;
+}
+
+/* Ends the run where pair k of placement pl copied size-byte chunks wrongly (at: the byte). */
+static void wrong_at_pair(const struct contender *c, size_t size, const struct placement *pl,
+			  unsigned k, size_t at)
+{
+	char what[80];
+
+	snprintf(what, sizeof(what), "at %zu B, source +%u, destination +%u", size, pl->src[k],
+		 pl->dst[k]);
+	wrong_copy(c->name, what, at);
+}
+
 /* Each pair of a repeat row copied once into a zeroed destination page, and checked. */
-void check_repeat(const struct contender *c, size_t row, const struct buffers *b)
+static void check_repeat(const struct contender *c, size_t row, const struct buffers *b)
 {
 	const struct placement *pl = repeat_placement(row);
-	size_t n = row_size(row);
+	size_t n = repeat_size(row);
 
 	for (unsigned k = 0; k < pl->n; k++) {
 		unsigned char *d;
 		const unsigned char *s;
-		size_t at = (size_t)-1;
-		char what[80];
+		size_t at = 0;
 
 		repeat_pair(pl, k, b, &d, &s);
 		memset(b->dst, 0, REPEAT_BUFFER);
-		if (c->fn(d, s, n) != d)
-			at = 0;
-		for (size_t i = 0; at == (size_t)-1 && i < REPEAT_BUFFER; i++) {
-			const unsigned char *p = b->dst + i;
-			/* n first: a no_page row's d is no object's, not to be compared */
-			unsigned char want = n && p >= d && p < d + n ? s[p - d] : 0;
-
-			if (*p != want)
-				at = i;
-		}
-		if (at != (size_t)-1) {
-			snprintf(what, sizeof(what), "at %zu B, source +%u, destination +%u", n,
-				 pl->src[k], pl->dst[k]);
-			wrong_copy(c->name, what, at);
-		}
+		if (c->fn(d, s, n) == d)
+			at = first_wrong_in(b->dst, REPEAT_BUFFER, d, s, n);
+		if (at != (size_t)-1)
+			wrong_at_pair(c, n, pl, k, at);
 	}
 }
+
+const struct placed_rows repeat_rows = { repeat_size, repeat_placement_name, check_repeat };
+
+/*
+ * walk: the seed's walk as the sweep makes it, hot, from other page offsets
+ * (copyperf -a S:D), a row timing the walk from each pair of its placement in
+ * turn, the sample's copies shared among them. Off a line's start a copy's
+ * vectors straddle lines. With the destination a few lines past the source's
+ * offset in its page, a forward copy's loads meet the 4 KiB aliases of the
+ * stores it has just made (copies that take that for a dependence wait),
+ * which some copies leave by copying backward.
+ */
+static const struct placement walk_placements[] = {
+	{ "dst off", 4, { 0, 0, 0, 0 }, { 1, 13, 33, 63 }, false },
+	{ "src off", 4, { 1, 13, 33, 63 }, { 0, 0, 0, 0 }, false },
+	{ "both off", 4, { 5, 17, 40, 63 }, { 59, 3, 41, 1 }, false },
+	{ "dst ahead", 4, { 0, 0, 0, 0 }, { 64, 96, 160, 224 }, false },
+};
+#define N_WALK_PLACEMENTS (sizeof(walk_placements) / sizeof(walk_placements[0]))
+static const size_t walk_sizes[] = { SEED_CHUNKS };
+_Static_assert(N_WALK_ROWS == sizeof(walk_sizes) / sizeof(walk_sizes[0]) * N_WALK_PLACEMENTS,
+	       "the walk table's rows: every size at every placement");
+
+static size_t walk_size(size_t row)
+{
+	return walk_sizes[row / N_WALK_PLACEMENTS];
+}
+
+static const struct placement *walk_placement(size_t row)
+{
+	return &walk_placements[row % N_WALK_PLACEMENTS];
+}
+
+static const char *walk_placement_name(size_t row)
+{
+	return walk_placement(row)->name;
+}
+
+TIMED_LOOP double measure_walk(const struct contender *c, size_t row, const struct buffers *b)
+{
+	copy_fn volatile call = c->fn;
+	const struct placement *pl = walk_placement(row);
+	size_t size = walk_size(row), count = SWEEP_BYTES / size;
+	double t0 = now();
+
+	for (unsigned k = 0; k < pl->n; k++) {
+		unsigned char *d = b->dst + pl->dst[k];
+		const unsigned char *s = b->src + pl->src[k];
+		size_t off = 0;
+
+		for (size_t i = count * k / pl->n; i < count * (k + 1) / pl->n; i++) {
+			call(d + off, s + off, size);
+			off += size;
+			if (off + size > SEED_BUFFER)
+				off = 0;
+		}
+	}
+	return now() - t0;
+}
+
+/* One walk through the buffers from each pair of a walk row, into a zeroed destination, checked. */
+static void check_walk(const struct contender *c, size_t row, const struct buffers *b)
+{
+	const struct placement *pl = walk_placement(row);
+	size_t size = walk_size(row), n = SEED_BUFFER / size * size;
+
+	for (unsigned k = 0; k < pl->n; k++) {
+		unsigned char *d = b->dst + pl->dst[k];
+		const unsigned char *s = b->src + pl->src[k];
+		size_t at = (size_t)-1;
+
+		memset(b->dst, 0, WALK_BUFFER);
+		for (size_t off = 0; off < n && at == (size_t)-1; off += size)
+			if (c->fn(d + off, s + off, size) != d + off)
+				at = (size_t)(d - b->dst) + off;
+		if (at == (size_t)-1)
+			at = first_wrong_in(b->dst, WALK_BUFFER, d, s, n);
+		if (at != (size_t)-1)
+			wrong_at_pair(c, size, pl, k, at);
+	}
+}
+
+const struct placed_rows walk_rows = { walk_size, walk_placement_name, check_walk };
 
 /* The bytes a table's measurement writes at `size` (not dist's or threads'). */
 size_t written(const struct table *t, size_t size)

@@ -8,6 +8,9 @@
  * ratios, a verdict on every row (no loss: at least 1.00x, a tie within the
  * A/A control passing) and on each gain target, then one summary line a table:
  *   sweep       - the seed's walk: chunks of 8 B..64 KiB through 64 KiB buffers, hot
+ *   walk        - the same walk from other page offsets: the destination, the source
+ *                 or both off a line's start, or the destination a few lines past
+ *                 the source's offset in its page (copyperf -a S:D)
  *   sweep-flush - the same walk with both buffers flushed at each wrap, the
  *                 timer paused (copyperf's default, what `make run` shows)
  *   sweep-cold  - the same walk through buffers of twice the last level each,

@@ -27,8 +27,8 @@ static void warm_up(const struct table *t, const struct contender *who, unsigned
 		t->measure(&who[c], size, b);
 		return;
 	}
-	if (t->measure == measure_repeat) {
-		check_repeat(&who[c], size, b);
+	if (t->placed) {
+		t->placed->check(&who[c], size, b);
 		t->measure(&who[c], size, b);
 		return;
 	}
@@ -151,9 +151,8 @@ void measure_table(unsigned t, struct result *out)
 		fill_source(b.src, tb->buffer);
 	}
 	b.junk = tb->junk ? map_prefaulted(tb->junk) : NULL;
-	for (unsigned i = 0; i < tb->n_sizes; i++) /* repeat: its rows by number */
-		out[i] = measure_size(tb, contenders_of(t), &b,
-				      tb->measure == measure_repeat ? i : tb->sizes[i]);
+	for (unsigned i = 0; i < tb->n_sizes; i++) /* placed: its rows by number */
+		out[i] = measure_size(tb, contenders_of(t), &b, tb->placed ? i : tb->sizes[i]);
 	if (b.cpus) {
 		all_cpus_stop(b.cpus);
 	} else {

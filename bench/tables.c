@@ -13,8 +13,7 @@
 
 /* A table's sizes and their count, counted by the compiler. */
 #define SIZES(...) { __VA_ARGS__ }, sizeof((size_t[]){ __VA_ARGS__ }) / sizeof(size_t)
-#define SEED_SIZES \
-	SIZES(8, 16, 32, 64, 128, 256, 512, KIB(1), KIB(2), KIB(4), KIB(8), KIB(16), KIB(32), KIB(64))
+#define SEED_SIZES SIZES(SEED_CHUNKS)
 
 #define KIB(x) ((size_t)(x) << 10)
 #define MIB(x) ((size_t)(x) << 20)
@@ -31,9 +30,16 @@ const struct table tables[] = {
 	{ .cases = "sweep",
 	  .title = "sweep: the seed's walk, chunks 8 B-64 KiB through 64 KiB buffers, hot cache\n"
 		   "(both page-aligned: one page offset, as the seed's kmalloc'd buffers and malloc's large\n"
-		   " blocks have; other placements: make bench-walk)",
+		   " blocks have; other placements: walk)",
 	  .measure = measure_sweep, .buffer = SEED_BUFFER, .bytes = SWEEP_BYTES, .sizes = SEED_SIZES,
 	  .report = report_rows, .gm_target = 1.03 },
+	{ .cases = "walk",
+	  .title = "walk: the seed's walk, hot, from other page offsets (copyperf -a S:D), 4 pairs a row\n"
+		   "in turn: the destination, the source or both off a line's start, or the destination\n"
+		   "64-224 B past the source's offset in its page (where a forward copy's loads meet its\n"
+		   "stores' 4 KiB aliases); every offset in both loop shapes: make bench-walk",
+	  .measure = measure_walk, .buffer = WALK_BUFFER, .bytes = SWEEP_BYTES, .n_sizes = N_WALK_ROWS,
+	  .placed = &walk_rows, .report = report_rows },
 	{ .cases = "sweep-flush",
 	  .title = "sweep-flush: the seed's walk, both buffers flushed at each wrap, timer paused\n"
 		   "(copyperf's default, the table make run shows)",
@@ -49,7 +55,7 @@ const struct table tables[] = {
 		   "8 pairs of page offsets a row, in turn: one or both at a page's start, both inside it,\n"
 		   "the source or the destination in its last 31 bytes",
 	  .measure = measure_repeat, .buffer = REPEAT_BUFFER, .n_sizes = N_REPEAT_ROWS,
-	  .report = report_rows },
+	  .placed = &repeat_rows, .report = report_rows },
 	{ .cases = "chain",
 	  .title = "chain: 1-128 B copies appended one after another, each copy's last byte read back\n"
 		   "at once and the next copy's source depending on it (a decoder reading what it just wrote)",

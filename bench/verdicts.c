@@ -33,7 +33,8 @@ static int per_call(unsigned t)
 static struct pooled pool_size(unsigned t, unsigned i)
 {
 	const struct table *tb = &tables[t];
-	size_t bytes = per_call(t) ? 0 : tb->bytes ? tb->bytes / tb->sizes[i] * tb->sizes[i] : tb->sizes[i];
+	size_t size = tb->placed ? tb->placed->size(i) : tb->sizes[i];
+	size_t bytes = per_call(t) ? 0 : tb->bytes ? tb->bytes / size * size : size;
 	double r[MAX_PROCS], a[MAX_PROCS], o[MAX_PROCS], med[2][MAX_PROCS];
 	struct mann_whitney mw = { 0, 1, true };
 	struct pooled v;
@@ -78,8 +79,8 @@ static const char *row_label(unsigned t, unsigned i)
 
 	if (tables[t].mixes)
 		return mixes[t].labels[i];
-	if (tables[t].measure == measure_repeat)
-		snprintf(label, sizeof(label), "%zu B %s", repeat_size(i), repeat_placement_name(i));
+	if (tables[t].placed)
+		snprintf(label, sizeof(label), "%zu B %s", tables[t].placed->size(i), tables[t].placed->where(i));
 	else
 		snprintf(label, sizeof(label), "%zu", tables[t].sizes[i]);
 	return label;
@@ -88,7 +89,7 @@ static const char *row_label(unsigned t, unsigned i)
 /* The width of table t's first column. */
 static int label_width(unsigned t)
 {
-	return tables[t].mixes ? 22 : tables[t].measure == measure_repeat ? 16 : 10;
+	return tables[t].mixes ? 22 : tables[t].placed ? 18 : 10;
 }
 
 /* Prints one table over its sizes; returns each size's pooled figures in out[]. */
@@ -123,7 +124,7 @@ static void report_table(unsigned t, struct pooled *out)
 		       " the most a copy with ordinary stores could gain: it reads its source and\n"
 		       " must read each destination line before writing it\n");
 	printf("%*s  %26s  %26s  %7s  %13s  %7s  %5s%s\n", width,
-	       tb->mixes ? "mix" : tb->measure == measure_repeat ? "size, placement" : "size",
+	       tb->mixes ? "mix" : tb->placed ? "size, placement" : "size",
 	       who[0].name, who[1].name, "ratio", "[min  -  max]", "control", "p",
 	       tb->bound ? "    bound" : "");
 	for (unsigned i = 0; i < n_rows(t); i++) {

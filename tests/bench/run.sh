@@ -151,6 +151,26 @@ for t in sweep-flush sweep-cold; do
 		bad "$t: no geometric-mean verdict"
 done
 summary_agrees sweep-flush sweep-cold repeat warm
+# The seed's walk from other page offsets: every size at each placement a row, and a copy wrong
+# only off an 8-byte boundary, which the sweep's page-aligned walk never meets, stops it.
+"$bench" -p 2 -r 3 walk >"$out" 2>"$err"
+rc=$?
+if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "walk: exit $rc"; else bad "walk: exit $rc, $(cat "$err")"; fi
+n=$(sed -n '/^walk:/,/geometric mean/p' "$out" |
+	grep -cE '^ +[0-9]+ B (dst off|src off|both off|dst ahead) +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x ')
+[ "$n" -eq 56 ] && ok "walk: 56 rows" || bad "walk: $n rows, not 56"
+grep -qE '^  walk: none below 1\.00x +(met|NOT MET)$' "$out" && ok "walk: the no-loss verdict" ||
+	bad "walk: no verdict"
+summary_agrees walk
+"$broken" -p 1 -r 3 -c broken-unaligned sweep >"$out" 2>"$err"
+rc=$?
+[ $rc -le 1 ] && ! grep -q 'copied wrongly' "$err" && ok "sweep: never off an 8-byte boundary" ||
+	bad "sweep with broken-unaligned: exit $rc, $(cat "$err")"
+"$broken" -p 1 -r 3 -c broken-unaligned walk >"$out" 2>"$err"
+rc=$?
+[ $rc -eq 1 ] && grep -qE "^copybench: broken-unaligned copied wrongly at 8 B, source \+[0-9]+, destination \+[0-9]+: the first wrong byte at offset [0-9]+$" "$err" &&
+	! grep -q ' met$' "$out" && ok "a copy wrong off a boundary stops walk" ||
+	bad "walk with broken-unaligned: exit $rc, $(cat "$err")"
 # -m: memmove against copyperf_memmove in every table.
 "$bench" -p 1 -r 3 -m repeat threads >"$out" 2>"$err"
 rc=$?
@@ -199,7 +219,7 @@ fi
 rows l1 5
 
 # A copy that is fast because it is wrong meets nothing: the run stops, naming it.
-for case in sweep sweep-flush sweep-cold repeat chain l1 large warm threads dist dist-chain dist-tested; do
+for case in sweep walk sweep-flush sweep-cold repeat chain l1 large warm threads dist dist-chain dist-tested; do
 	"$broken" -p 1 -r 3 -c broken-short $case >"$out" 2>"$err"
 	rc=$?
 	if [ $rc -eq 1 ] && grep -q "^copybench: broken-short copied wrongly" "$err" && ! grep -q ' met$' "$out"; then
