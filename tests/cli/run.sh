@@ -117,6 +117,16 @@ if [ "$(uname -m)" = x86_64 ]; then
 	*" below 8388608 B (environment), its first line by vectors from 16384 B (environment)"[,\;]*) ok ;;
 	*) bad "rep movsb window not cut at the non-temporal threshold, or step not in force: $line" ;;
 	esac
+	# Where there is a window, the distances it is never taken at are said; none, nothing.
+	case $line in
+	*"rep movsb from "*", never to a destination 1-63 B past the source modulo 4 KiB;"*) ok ;;
+	*) bad "the string copy's aliasing rule not said: $line" ;;
+	esac
+	line=$(COPYPERF_REP_MOVSB_MAX=0 "$cp" --list | grep -m1 '^# copyperf_memcpy/')
+	case $line in
+	*"never to a destination"*) bad "an aliasing rule said where no window is: $line" ;;
+	*) ok ;;
+	esac
 fi
 
 # --help, --version, --list
