@@ -58,12 +58,12 @@ const char *copyperf_describe(void)
 	if (t->rep_movsb_step)
 		describe_size(&p, end, ", its first line by vectors from", t->rep_movsb_step,
 			      from->rep_step_from);
+	if (t->rep_movsb_min < t->rep_movsb_max)
+		append(&p, end, " but never to a destination 1-63 B past the source modulo 4 KiB");
 	if (t->rep_movsb_aligned < t->rep_movsb_min) {
 		describe_size(&p, end, ", and from", t->rep_movsb_aligned, from->rep_aligned_from);
 		append(&p, end, " where source and destination share their offset in a line");
 	}
-	if (t->rep_movsb_min < t->rep_movsb_max)
-		append(&p, end, ", never to a destination 1-63 B past the source modulo 4 KiB");
 	describe_size(&p, end, "; non-temporal from", t->nt_threshold, from->nt_from);
 	append(&p, end, ", %s (%s)",
 	       t->nt_streams == 1   ? "one stream"

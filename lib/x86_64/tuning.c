@@ -32,6 +32,9 @@
  *   CPU copying from the LLC. Where both lie at the same offset in their
  *   lines 'rep movsb' writes whole lines without reading them, and wins from
  *   memory from a page up: from a page up for those.
+ * - Never 'rep movsb' to a destination 1-63 bytes past the source within
+ *   4 KiB, on any processor (x86_rep_movsb_aliased, x86_copy.h): Zen 4's
+ *   string copy is far slower there than the vector loop.
  * - Each CPU's part of the LLC counts at most LLC_PER_CPU_MAX: a guest is
  *   told its host's whole L3 as if its own CPUs alone shared it, and without
  *   the cap no copy such a guest makes would ever stream.

@@ -49,9 +49,11 @@ EARLY void copyperf_x86_cpuid(unsigned leaf, unsigned sub, unsigned r[4]);
 /*
  * Sizes above the copies without a loop (16 vectors of AVX-512, 8 of AVX2
  * or SSE2), when the buffers are disjoint, go by 'rep movsb' if
- * rep_movsb_min <= n < rep_movsb_max, or rep_movsb_aligned <= n below that
- * where source and destination lie at the same offset in their lines, else
- * by non-temporal stores if n >= nt_threshold; the rest by the vector loop.
+ * rep_movsb_min <= n < rep_movsb_max but for a destination just past the
+ * source within 4 KiB (x86_rep_movsb_aliased), or rep_movsb_aligned <= n
+ * below that where source and destination lie at the same offset in their
+ * lines, else by non-temporal stores if n >= nt_threshold; the rest by the
+ * vector loop.
  * The string copy's window ends at or below nt_threshold, so the two never
  * meet. Read on every large copy, written once, when first needed. The first
  * two fields follow from the others; the ladders read them, and loop_vec
@@ -95,17 +97,21 @@ static inline bool x86_rep_movsb_takes(const struct x86_tuning *t, size_t n)
 }
 
 /*
- * Whether 'rep movsb' is kept from a copy whose destination lies `ahead` bytes
- * past its source (d - s): where the destination lies less than a line past
- * the source within 4 KiB, 1 to 63 bytes modulo 4096. There Zen 4's string
- * copy runs many times slower than the vector loop, whatever the distance
- * itself, as if its loads waited for its own stores, whose addresses they
- * match in the bits below 4 KiB; from a line on, the two run level.
+ * Whether a copy whose destination lies `ahead` bytes past its source (d - s)
+ * must not go by 'rep movsb': where the destination lies less than a line past
+ * the source within 4 KiB, 1 to 63 bytes modulo 4096, whatever the distance
+ * itself. There Zen 4's string copy runs far slower than the vector loop up to
+ * 15 bytes and still slower up to 63, as if its loads waited for its own
+ * stores, whose addresses they match in the bits below 4 KiB; from a line on,
+ * the two run level. Measured on Zen 4, applied on every processor: it sends
+ * 63 of 4096 relative placements to the loop, which elsewhere would cost at
+ * most what the loop and the string copy differ by.
  */
-#define X86_ALIAS_SPAN 4096u
+#define X86_ALIAS_SPAN 4096u /* the address bits a load is first matched against stores by */
+#define X86_ALIAS_NEAR 64u   /* a destination at least this far ahead is not slowed */
 static inline bool x86_rep_movsb_aliased(uintptr_t ahead)
 {
-	return ((ahead - 1) & (X86_ALIAS_SPAN - 1)) < 63;
+	return ((ahead - 1) & (X86_ALIAS_SPAN - 1)) < X86_ALIAS_NEAR - 1;
 }
 
 /*
