@@ -380,45 +380,46 @@ static void check_repeat(const struct contender *c, size_t row, const struct buf
 const struct placed_rows repeat_rows = { repeat_size, repeat_placement_name, check_repeat };
 
 /*
- * walk: the seed's walk as the sweep makes it, hot, from other page offsets
- * (copyperf -a S:D), a row timing the walk from each pair of its placement in
- * turn, the sample's copies shared among them. Off a line's start a copy's
- * vectors straddle lines. With the destination a few lines past the source's
- * offset in its page, a forward copy's loads meet the 4 KiB aliases of the
- * stores it has just made (copies that take that for a dependence wait),
- * which some copies leave by copying backward.
+ * sweep-offsets: the seed's walk as the sweep makes it, hot, from other page
+ * offsets (copyperf -a S:D), a row timing the walk from each pair of its
+ * placement in turn, the sample's copies shared among them. Off a line's
+ * start a copy's vectors straddle lines. With the destination a few lines
+ * past the source's offset in its page, a forward copy's loads meet the 4 KiB
+ * aliases of the stores it has just made (copies that take that for a
+ * dependence wait), which some copies leave by copying backward.
  */
-static const struct placement walk_placements[] = {
+static const struct placement offset_placements[] = {
 	{ "dst off", 4, { 0, 0, 0, 0 }, { 1, 13, 33, 63 }, false },
 	{ "src off", 4, { 1, 13, 33, 63 }, { 0, 0, 0, 0 }, false },
 	{ "both off", 4, { 5, 17, 40, 63 }, { 59, 3, 41, 1 }, false },
 	{ "dst ahead", 4, { 0, 0, 0, 0 }, { 64, 96, 160, 224 }, false },
 };
-#define N_WALK_PLACEMENTS (sizeof(walk_placements) / sizeof(walk_placements[0]))
-static const size_t walk_sizes[] = { SEED_CHUNKS };
-_Static_assert(N_WALK_ROWS == sizeof(walk_sizes) / sizeof(walk_sizes[0]) * N_WALK_PLACEMENTS,
-	       "the walk table's rows: every size at every placement");
+#define N_OFFSET_PLACEMENTS (sizeof(offset_placements) / sizeof(offset_placements[0]))
+static const size_t offset_sizes[] = { SEED_CHUNKS };
+_Static_assert(N_OFFSETS_ROWS == sizeof(offset_sizes) / sizeof(offset_sizes[0]) * N_OFFSET_PLACEMENTS,
+	       "the sweep-offsets table's rows: every size at every placement");
 
-static size_t walk_size(size_t row)
+static size_t offsets_size(size_t row)
 {
-	return walk_sizes[row / N_WALK_PLACEMENTS];
+	return offset_sizes[row / N_OFFSET_PLACEMENTS];
 }
 
-static const struct placement *walk_placement(size_t row)
+static const struct placement *offsets_placement(size_t row)
 {
-	return &walk_placements[row % N_WALK_PLACEMENTS];
+	return &offset_placements[row % N_OFFSET_PLACEMENTS];
 }
 
-static const char *walk_placement_name(size_t row)
+static const char *offsets_placement_name(size_t row)
 {
-	return walk_placement(row)->name;
+	return offsets_placement(row)->name;
 }
 
-TIMED_LOOP double measure_walk(const struct contender *c, size_t row, const struct buffers *b)
+TIMED_LOOP double measure_sweep_offsets(const struct contender *c, size_t row,
+					const struct buffers *b)
 {
 	copy_fn volatile call = c->fn;
-	const struct placement *pl = walk_placement(row);
-	size_t size = walk_size(row), count = SWEEP_BYTES / size;
+	const struct placement *pl = offsets_placement(row);
+	size_t size = offsets_size(row), count = SWEEP_BYTES / size;
 	double t0 = now();
 
 	for (unsigned k = 0; k < pl->n; k++) {
@@ -436,31 +437,31 @@ TIMED_LOOP double measure_walk(const struct contender *c, size_t row, const stru
 	return now() - t0;
 }
 
-/* One walk through the buffers from each pair of a walk row, into a zeroed destination, checked. */
-static void check_walk(const struct contender *c, size_t row, const struct buffers *b)
+/* One walk through the buffers from each pair of a sweep-offsets row, into a zeroed destination, checked. */
+static void check_sweep_offsets(const struct contender *c, size_t row, const struct buffers *b)
 {
-	const struct placement *pl = walk_placement(row);
-	size_t size = walk_size(row), n = SEED_BUFFER / size * size;
+	const struct placement *pl = offsets_placement(row);
+	size_t size = offsets_size(row), n = SEED_BUFFER / size * size;
 
 	for (unsigned k = 0; k < pl->n; k++) {
 		unsigned char *d = b->dst + pl->dst[k];
 		const unsigned char *s = b->src + pl->src[k];
 		size_t at = (size_t)-1;
 
-		memset(b->dst, 0, WALK_BUFFER);
+		memset(b->dst, 0, OFFSETS_BUFFER);
 		for (size_t off = 0; off < n && at == (size_t)-1; off += size)
 			if (c->fn(d + off, s + off, size) != d + off)
 				at = (size_t)(d - b->dst) + off;
 		if (at == (size_t)-1)
-			at = first_wrong_in(b->dst, WALK_BUFFER, d, s, n);
+			at = first_wrong_in(b->dst, OFFSETS_BUFFER, d, s, n);
 		if (at != (size_t)-1)
 			wrong_at_pair(c, size, pl, k, at);
 	}
 }
 
-const struct placed_rows walk_rows = { walk_size, walk_placement_name, check_walk };
+const struct placed_rows sweep_offsets_rows = { offsets_size, offsets_placement_name, check_sweep_offsets };
 
-/* The bytes a table's measurement writes at `size` (not dist's or threads'). */
+/* The bytes a table's measurement writes at `size` (not dist's, threads' or a placed table's). */
 size_t written(const struct table *t, size_t size)
 {
 	if (t->measure == measure_chain)

@@ -8,9 +8,9 @@
  * ratios, a verdict on every row (no loss: at least 1.00x, a tie within the
  * A/A control passing) and on each gain target, then one summary line a table:
  *   sweep       - the seed's walk: chunks of 8 B..64 KiB through 64 KiB buffers, hot
- *   walk        - the same walk from other page offsets: the destination, the source
- *                 or both off a line's start, or the destination a few lines past
- *                 the source's offset in its page (copyperf -a S:D)
+ *   sweep-offsets - the same walk from other page offsets: the destination, the
+ *                 source or both off a line's start, or the destination a few lines
+ *                 past the source's offset in its page (copyperf -a S:D)
  *   sweep-flush - the same walk with both buffers flushed at each wrap, the
  *                 timer paused (copyperf's default, what `make run` shows)
  *   sweep-cold  - the same walk through buffers of twice the last level each,
@@ -75,6 +75,25 @@ static int usage_error(const char *arg, const char *why)
 {
 	fprintf(stderr, "copybench: %s: %s\n", arg, why);
 	return 2;
+}
+
+/* The words for an argument that is neither a case nor an option: every table's case, once. */
+static const char *not_a_case(void)
+{
+	static char why[400];
+	size_t n = (size_t)snprintf(why, sizeof(why), "not a case (");
+
+	for (unsigned t = 0; t < n_tables && n < sizeof(why); t++) {
+		int seen = 0;
+
+		for (unsigned u = 0; u < t; u++)
+			seen |= strcmp(tables[u].cases, tables[t].cases) == 0;
+		if (!seen)
+			n += (size_t)snprintf(why + n, sizeof(why) - n, "%s%s", t ? ", " : "", tables[t].cases);
+	}
+	if (n < sizeof(why))
+		snprintf(why + n, sizeof(why) - n, ") or option (-r N, -p N, -c ROUTINE, -C ROUTINE, -w SIZE, -m)");
+	return why;
 }
 
 /*
@@ -160,10 +179,7 @@ int main(int argc, char **argv)
 			if (strcmp(argv[i], tables[t].cases) == 0)
 				want[t] = found = any = 1;
 		if (!found)
-			return usage_error(argv[i], "not a case (sweep, sweep-flush, sweep-cold, repeat, chain, l1, "
-						    "large, warm, threads, dist, dist-llc, dist-cold, dist-stream, dist-chain, "
-						    "dist-tested) or "
-						    "option (-r N, -p N, -c ROUTINE, -C ROUTINE, -w SIZE, -m)");
+			return usage_error(argv[i], not_a_case());
 	}
 	/* What each measuring process is told: the same, once each, and --raw. */
 	child_argv[n_child++] = argv[0];

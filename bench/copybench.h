@@ -38,8 +38,8 @@
 #define REPEAT_PAGE 4096u
 #define REPEAT_BUFFER (3 * REPEAT_PAGE) /* the page before, the page, the page after */
 #define N_REPEAT_ROWS (14 * 4 + 1) /* every size at every placement, and 0 bytes at no page */
-#define WALK_BUFFER (SEED_BUFFER + 4096u) /* the seed's walk, and room for its placements */
-#define N_WALK_ROWS (14 * 4) /* the seed's sizes at each placement */
+#define OFFSETS_BUFFER (SEED_BUFFER + 4096u) /* the seed's walk, and room for its placements */
+#define N_OFFSETS_ROWS (14 * 4) /* sweep-offsets: the seed's sizes at each placement */
 
 typedef void *(*copy_fn)(void *, const void *, size_t);
 
@@ -94,7 +94,7 @@ double measure_threads(const struct contender *c, size_t size, const struct buff
 double measure_warm(const struct contender *c, size_t size, const struct buffers *b);
 double measure_lane(const struct contender *c, size_t size, const struct buffers *b);
 double measure_repeat(const struct contender *c, size_t row, const struct buffers *b);
-double measure_walk(const struct contender *c, size_t row, const struct buffers *b);
+double measure_sweep_offsets(const struct contender *c, size_t row, const struct buffers *b);
 
 /* len bytes of fresh memory, every page touched; exits when there is none. */
 void *map_prefaulted(size_t len);
@@ -108,18 +108,18 @@ size_t first_wrong(const unsigned char *dst, const unsigned char *src, size_t n,
 struct summary stats_of(const double *v, unsigned n);
 
 /*
- * The rows of a table that places its pointers (repeat, walk): each row a size
+ * The rows of a table that places its pointers (repeat, sweep-offsets): each row a size
  * and a placement, pairs of offsets into the pointers' pages that the row's
  * measurement takes in turn; the measurement is given the row's number.
  */
 struct placed_rows {
 	size_t (*size)(size_t row);
-	const char *(*where)(size_t row); /* the placement's name */
+	const char *(*placement)(size_t row); /* the placement's name */
 	/* Each pair of the row copied once into a zeroed destination and checked; exits if wrong. */
 	void (*check)(const struct contender *c, size_t row, const struct buffers *b);
 };
-extern const struct placed_rows repeat_rows, walk_rows;
-/* The bytes a table's measurement writes at `size` (not dist's or threads'). */
+extern const struct placed_rows repeat_rows, sweep_offsets_rows;
+/* The bytes a table's measurement writes at `size` (not dist's, threads' or a placed table's). */
 struct table;
 size_t written(const struct table *t, size_t size);
 /* Where the bytes written to the destination's start come from in the source. */
@@ -136,7 +136,7 @@ struct table {
 	size_t bytes;         /* per sample, rounded down to whole copies; 0: one copy */
 	size_t sizes[MAX_SIZES];
 	unsigned n_sizes;     /* where placed: its rows, each a size and a placement */
-	const struct placed_rows *placed; /* repeat, walk: the rows' sizes and placements */
+	const struct placed_rows *placed; /* repeat, sweep-offsets: the rows' sizes and placements */
 	int (*report)(unsigned t); /* prints table t's rows and verdicts; 0 if one is not met */
 	const char *mixes;    /* dist: the -d word of its distributions, one row per working set */
 	const char *wsets[2]; /* dist: the -w words (NULL: fewer) */

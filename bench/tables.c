@@ -30,16 +30,17 @@ const struct table tables[] = {
 	{ .cases = "sweep",
 	  .title = "sweep: the seed's walk, chunks 8 B-64 KiB through 64 KiB buffers, hot cache\n"
 		   "(both page-aligned: one page offset, as the seed's kmalloc'd buffers and malloc's large\n"
-		   " blocks have; other placements: walk)",
+		   " blocks have; other placements: sweep-offsets)",
 	  .measure = measure_sweep, .buffer = SEED_BUFFER, .bytes = SWEEP_BYTES, .sizes = SEED_SIZES,
 	  .report = report_rows, .gm_target = 1.03 },
-	{ .cases = "walk",
-	  .title = "walk: the seed's walk, hot, from other page offsets (copyperf -a S:D), 4 pairs a row\n"
-		   "in turn: the destination, the source or both off a line's start, or the destination\n"
-		   "64-224 B past the source's offset in its page (where a forward copy's loads meet its\n"
-		   "stores' 4 KiB aliases); every offset in both loop shapes: make bench-walk",
-	  .measure = measure_walk, .buffer = WALK_BUFFER, .bytes = SWEEP_BYTES, .n_sizes = N_WALK_ROWS,
-	  .placed = &walk_rows, .report = report_rows },
+	{ .cases = "sweep-offsets",
+	  .title = "sweep-offsets: the seed's walk, hot, from other page offsets (copyperf -a S:D), 4 pairs\n"
+		   "a row in turn: the destination, the source or both off a line's start, or the\n"
+		   "destination 64-224 B past the source's offset in its page (where a forward copy's\n"
+		   "loads meet its stores' 4 KiB aliases); offsets 512 B apart in both loop shapes:\n"
+		   "make bench-walk",
+	  .measure = measure_sweep_offsets, .buffer = OFFSETS_BUFFER, .bytes = SWEEP_BYTES,
+	  .n_sizes = N_OFFSETS_ROWS, .placed = &sweep_offsets_rows, .report = report_rows },
 	{ .cases = "sweep-flush",
 	  .title = "sweep-flush: the seed's walk, both buffers flushed at each wrap, timer paused\n"
 		   "(copyperf's default, the table make run shows)",

@@ -80,7 +80,7 @@ static const char *row_label(unsigned t, unsigned i)
 	if (tables[t].mixes)
 		return mixes[t].labels[i];
 	if (tables[t].placed)
-		snprintf(label, sizeof(label), "%zu B %s", tables[t].placed->size(i), tables[t].placed->where(i));
+		snprintf(label, sizeof(label), "%zu B %s", tables[t].placed->size(i), tables[t].placed->placement(i));
 	else
 		snprintf(label, sizeof(label), "%zu", tables[t].sizes[i]);
 	return label;

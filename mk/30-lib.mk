@@ -109,9 +109,10 @@ bench-masked: $(MASKED_OPS)
 	$(MASKED_OPS)
 
 # Then the copies a program gets under the preload shim, its memcpy (a memmove, as the shim's is)
-# where one call's cost shows: fixed sizes, the same pointers, chained calls, the call mixes.
+# where one call's cost shows: fixed sizes at one placement and at others, the same pointers,
+# chained calls, the call mixes.
 # Either run's NOT MET fails the target, after both have run.
-BENCH_SHIM_CASES ?= sweep walk repeat chain dist
+BENCH_SHIM_CASES ?= sweep sweep-offsets repeat chain dist
 
 # Then, on x86-64, the variants other CPUs run, each against the glibc variant such a CPU gets
 # (GLIBC_TUNABLES hides the same features from glibc's choice), where this CPU can run them
@@ -119,7 +120,7 @@ BENCH_SHIM_CASES ?= sweep walk repeat chain dist
 # and the preload shim such a CPU gets, whose pass follows the variant's. AVX2 for CPUs
 # without AVX-512, SSE2 for those without AVX, each with its shim, and AVX-512's branchless
 # variant, a choice (COPYPERF_ISA) against glibc's default.
-BENCH_VARIANT_CASES ?= sweep walk repeat chain dist
+BENCH_VARIANT_CASES ?= sweep sweep-offsets repeat chain dist
 BENCH_HIDE_AVX512 := glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW
 BENCH_HIDE_AVX := $(BENCH_HIDE_AVX512),-AVX_Fast_Unaligned_Load
 bench_shim_of = $(abspath $(patsubst $(1):%,%,$(filter $(1):%,$(PRELOAD_LEVEL_SPECS))))

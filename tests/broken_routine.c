@@ -63,12 +63,15 @@ static void *stray_at_100(void *dst, const void *src, size_t n)
 	return dst;
 }
 
-/* One wrong byte where the destination is off an 8-byte boundary: the sweep's 0:0 never is. */
-static void *wrong_off_boundary(void *dst, const void *src, size_t n)
+/*
+ * A byte past the end where the destination is a line's last byte: the sweep's
+ * page-aligned walk of sizes that are multiples of 8 never puts it there.
+ */
+static void *stray_at_line_end(void *dst, const void *src, size_t n)
 {
 	memcpy(dst, src, n);
-	if (n && ((uintptr_t)dst & 7))
-		((unsigned char *)dst)[0] ^= 0xff;
+	if (((uintptr_t)dst & 63) == 63)
+		((unsigned char *)dst)[n] ^= 0xff;
 	return dst;
 }
 
@@ -147,8 +150,8 @@ static const struct copyperf_routine broken[] = {
 	  NULL, 0 },
 	{ "broken-page-end", "test only: under 64 B, writes a byte past a destination ending a page",
 	  stray_near_page_end, NULL, 0 },
-	{ "broken-unaligned", "test only: one wrong byte where the destination is not 8-byte aligned",
-	  wrong_off_boundary, NULL, 0 },
+	{ "broken-line-end", "test only: writes a byte past the end where the destination is a line's last byte",
+	  stray_at_line_end, NULL, 0 },
 	{ "broken-rarely", "test only: one wrong byte every 1000th call", wrong_once_in_1000, NULL,
 	  0 },
 	{ "broken-first", "test only: one wrong byte on its first call", wrong_first_call, NULL, 0 },

@@ -151,26 +151,32 @@ for t in sweep-flush sweep-cold; do
 		bad "$t: no geometric-mean verdict"
 done
 summary_agrees sweep-flush sweep-cold repeat warm
-# The seed's walk from other page offsets: every size at each placement a row, and a copy wrong
-# only off an 8-byte boundary, which the sweep's page-aligned walk never meets, stops it.
-"$bench" -p 2 -r 3 walk >"$out" 2>"$err"
+# The seed's walk from other page offsets: every size at each placement a row, in order, and a
+# copy wrong only where its destination is a line's last byte, which the sweep never meets,
+# stopped there: at the first row that leaves its stray byte past the walk's end (64 B, the last
+# pair of the destination's offsets).
+"$bench" -p 2 -r 3 sweep-offsets >"$out" 2>"$err"
 rc=$?
-if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "walk: exit $rc"; else bad "walk: exit $rc, $(cat "$err")"; fi
-n=$(sed -n '/^walk:/,/geometric mean/p' "$out" |
-	grep -cE '^ +[0-9]+ B (dst off|src off|both off|dst ahead) +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x ')
-[ "$n" -eq 56 ] && ok "walk: 56 rows" || bad "walk: $n rows, not 56"
-grep -qE '^  walk: none below 1\.00x +(met|NOT MET)$' "$out" && ok "walk: the no-loss verdict" ||
-	bad "walk: no verdict"
-summary_agrees walk
-"$broken" -p 1 -r 3 -c broken-unaligned sweep >"$out" 2>"$err"
+if [ $rc -le 1 ] && [ ! -s "$err" ]; then ok "sweep-offsets: exit $rc"; else bad "sweep-offsets: exit $rc, $(cat "$err")"; fi
+want=$(for s in 8 16 32 64 128 256 512 1024 2048 4096 8192 16384 32768 65536; do
+	for p in 'dst off' 'src off' 'both off' 'dst ahead'; do echo "$s B $p"; done
+done)
+got=$(sed -n '/^sweep-offsets:/,/geometric mean/p' "$out" |
+	sed -nE 's/^ +([0-9]+ B (dst off|src off|both off|dst ahead)) +[0-9.]+ \[.*\] +[0-9.]+ \[.*\] +[0-9.]+x .*/\1/p')
+[ "$got" = "$want" ] && ok "sweep-offsets: 56 rows, each size at each placement" ||
+	bad "sweep-offsets: rows $(echo "$got" | wc -l), not each size at each placement in order"
+grep -qE '^  sweep-offsets: none below 1\.00x +(met|NOT MET)$' "$out" && ok "sweep-offsets: the no-loss verdict" ||
+	bad "sweep-offsets: no verdict"
+summary_agrees sweep-offsets
+"$broken" -p 1 -r 3 -c broken-line-end sweep >"$out" 2>"$err"
 rc=$?
-[ $rc -le 1 ] && ! grep -q 'copied wrongly' "$err" && ok "sweep: never off an 8-byte boundary" ||
-	bad "sweep with broken-unaligned: exit $rc, $(cat "$err")"
-"$broken" -p 1 -r 3 -c broken-unaligned walk >"$out" 2>"$err"
+[ $rc -le 1 ] && ! grep -q 'copied wrongly' "$err" && ok "sweep: no destination at a line's last byte" ||
+	bad "sweep with broken-line-end: exit $rc, $(cat "$err")"
+"$broken" -p 1 -r 3 -c broken-line-end sweep-offsets >"$out" 2>"$err"
 rc=$?
-[ $rc -eq 1 ] && grep -qE "^copybench: broken-unaligned copied wrongly at 8 B, source \+[0-9]+, destination \+[0-9]+: the first wrong byte at offset [0-9]+$" "$err" &&
-	! grep -q ' met$' "$out" && ok "a copy wrong off a boundary stops walk" ||
-	bad "walk with broken-unaligned: exit $rc, $(cat "$err")"
+[ $rc -eq 1 ] && grep -qE "^copybench: broken-line-end copied wrongly at 64 B, source \+0, destination \+63: the first wrong byte at offset 65599$" "$err" &&
+	! grep -q ' met$' "$out" && ok "a stray byte past the walk stops sweep-offsets" ||
+	bad "sweep-offsets with broken-line-end: exit $rc, $(cat "$err")"
 # -m: memmove against copyperf_memmove in every table.
 "$bench" -p 1 -r 3 -m repeat threads >"$out" 2>"$err"
 rc=$?
@@ -219,7 +225,7 @@ fi
 rows l1 5
 
 # A copy that is fast because it is wrong meets nothing: the run stops, naming it.
-for case in sweep walk sweep-flush sweep-cold repeat chain l1 large warm threads dist dist-chain dist-tested; do
+for case in sweep sweep-offsets sweep-flush sweep-cold repeat chain l1 large warm threads dist dist-chain dist-tested; do
 	"$broken" -p 1 -r 3 -c broken-short $case >"$out" 2>"$err"
 	rc=$?
 	if [ $rc -eq 1 ] && grep -q "^copybench: broken-short copied wrongly" "$err" && ! grep -q ' met$' "$out"; then
