@@ -17,6 +17,13 @@ libcheck=$(realpath "$6")
 check="python3 $(dirname "$0")/check_mix.py"
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../tally.sh"
+# The variants the library can run on this CPU (--list names the others too, and says so).
+"$copyperf" --list | grep -v '(not on this CPU)$' |
+	sed -n 's/^copyperf_memcpy_\([a-z0-9_]*\) .*/\1/p' | tr _ - >"$tmp/variants"
+# on_this_cpu ISA: true where this CPU runs that variant.
+on_this_cpu() {
+	grep -qx "$1" "$tmp/variants"
+}
 
 "$probe" >"$tmp/plain" && LD_PRELOAD=$so "$probe" >"$tmp/preloaded" &&
 	[ -s "$tmp/plain" ] && cmp -s "$tmp/plain" "$tmp/preloaded" &&
@@ -24,7 +31,7 @@ tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 	bad "probe: output differs with the shim (diff $tmp/plain $tmp/preloaded)"
 # The variant chosen by the environment under the shim too (its memcpy is that variant's memmove),
 # where the library says this CPU has it.
-if "$copyperf" --list | grep -q '^copyperf_memcpy_avx512_branchless '; then
+if on_this_cpu avx512-branchless; then
 	COPYPERF_ISA=avx512-branchless LD_PRELOAD=$so "$probe" >"$tmp/branchless" 2>"$tmp/err" &&
 		cmp -s "$tmp/plain" "$tmp/branchless" && [ ! -s "$tmp/err" ] &&
 		ok "probe: identical copies under the shim with COPYPERF_ISA=avx512-branchless" ||
@@ -61,7 +68,7 @@ checked() {
 }
 rec=$tmp/rec && mkdir "$rec"
 checked "as they copy by default"
-for isa in generic $("$copyperf" --list | sed -n 's/^copyperf_memcpy_\([a-z0-9_]*\) .*/\1/p' | tr _ -); do
+for isa in generic $(cat "$tmp/variants"); do
 	checked "COPYPERF_ISA=$isa" COPYPERF_ISA="$isa"
 done
 checked "recording" COPYPERF_RECORD=checked
@@ -78,7 +85,7 @@ direct() {
 }
 direct_at=$(nm "$so" | awk '$3 == "copyperf_preload_direct" { print $1 }')
 if [ -n "$direct_at" ]; then
-	if "$copyperf" --list | grep -q '^copyperf_memcpy_avx512 '; then ladder=1; else ladder=0; fi
+	if on_this_cpu avx512; then ladder=1; else ladder=0; fi
 	[ "$(direct)" = "$ladder" ] && [ "$(direct COPYPERF_ISA=avx512)" = "$ladder" ] &&
 		[ "$(direct COPYPERF_ISA=avx2)" = 0 ] && [ "$(direct COPYPERF_ISA=generic)" = 0 ] &&
 		[ "$(direct COPYPERF_RECORD="$tmp/direct" 2>/dev/null)" = 0 ] &&
@@ -94,7 +101,7 @@ shift 6
 for spec in "$@"; do
 	isa=${spec%%:*} shim_so=$(realpath -s "${spec#*:}")
 	level=$(basename "$(dirname "$shim_so")")
-	if ! "$copyperf" --list | grep -q "^copyperf_memcpy_$isa "; then
+	if ! on_this_cpu "$isa"; then
 		unset shim_so
 		continue
 	fi
