@@ -110,9 +110,12 @@ bench-masked: $(MASKED_OPS)
 
 # Then the copies a program gets under the preload shim, its memcpy (a memmove, as the shim's is)
 # where one call's cost shows: fixed sizes at one placement and at others, the same pointers,
-# chained calls, the call mixes.
+# chained calls, the call mixes. The shim is the one this CPU's programs get, whose entries are
+# the variant the library chose (the description's second word, as `copyperf program` takes
+# it): on a CPU without AVX-512 the first shim would reach that variant through two jumps more.
 # Either run's NOT MET fails the target, after both have run.
 BENCH_SHIM_CASES ?= sweep sweep-offsets repeat chain dist
+bench_variant = $$($(COPYPERF) --list | sed -n 's|^\# copyperf_memcpy/copyperf_memmove: [^ ]* \([^ ]*\) variant.*|\1|p')
 
 # Then, on x86-64, the variants other CPUs run, each against the glibc variant such a CPU gets
 # (GLIBC_TUNABLES hides the same features from glibc's choice), where this CPU can run them
@@ -124,18 +127,23 @@ BENCH_VARIANT_CASES ?= sweep sweep-offsets repeat chain dist
 BENCH_HIDE_AVX512 := glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW
 BENCH_HIDE_AVX := $(BENCH_HIDE_AVX512),-AVX_Fast_Unaligned_Load
 bench_shim_of = $(abspath $(patsubst $(1):%,%,$(filter $(1):%,$(PRELOAD_LEVEL_SPECS))))
+BENCH_SHIMS = $(foreach l,$(PRELOAD_LEVELS),$(call preload_level,$(l),2):$(call \
+	bench_shim_of,$(call preload_level,$(l),2)))
 BENCH_VARIANTS ?= $(if $(filter x86_64,$(ARCH_DIR)),avx2:avx512bw:$(BENCH_HIDE_AVX512):$(call \
 	bench_shim_of,avx2) sse2:avx2:$(BENCH_HIDE_AVX):$(call bench_shim_of,sse2) \
 	avx512-branchless:avx512bw:)
 
 .PHONY: bench
-bench: $(COPYBENCH) $(PRELOAD_SO) $(PRELOAD_LEVEL_SO)
+bench: $(COPYBENCH) $(COPYPERF) $(PRELOAD_SO) $(PRELOAD_LEVEL_SO)
 	@echo "machine: $$(uname -srm), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"\
 		"$$(nproc) CPUs, glibc $$(ldd --version | head -1 | awk '{print $$NF}'); load: $$(cut -d' ' -f1-3 /proc/loadavg)"
-	@status=0; \
+	@status=0 shim=$(abspath $(PRELOAD_SO)) chosen=$(bench_variant); \
+	for s in $(BENCH_SHIMS); do \
+		case $$s in "$$chosen":*) [ -z "$$chosen" ] || shim=$${s#*:};; esac; \
+	done; \
 	echo "$(COPYBENCH) $(BENCH_ARGS)"; $(COPYBENCH) $(BENCH_ARGS) || status=1; \
-	echo; echo "through the preload shim: $(COPYBENCH) $(BENCH_SHIM_CASES) -c $(abspath $(PRELOAD_SO)):memcpy:overlap"; \
-	$(COPYBENCH) $(BENCH_SHIM_CASES) -c $(abspath $(PRELOAD_SO)):memcpy:overlap || status=1; \
+	echo; echo "through the preload shim: $(COPYBENCH) $(BENCH_SHIM_CASES) -c $$shim:memcpy:overlap"; \
+	$(COPYBENCH) $(BENCH_SHIM_CASES) -c $$shim:memcpy:overlap || status=1; \
 	for v in $(BENCH_VARIANTS); do \
 		isa=$${v%%:*} rest=$${v#*:}; flag=$${rest%%:*} rest=$${rest#*:}; \
 		hide=$${rest%%:*} shim=; case $$rest in *:*) shim=$${rest#*:};; esac; \
