@@ -42,8 +42,12 @@ EARLY static void detect(struct x86_features *f)
 	if (max_leaf < 1)
 		return;
 	copyperf_x86_cpuid(1, 0, r);
-	if (amd) /* the base family, plus the extended one when the base is 0xf */
-		f->amd_family = ((r[0] >> 8) & 0xf) + (((r[0] >> 8) & 0xf) == 0xf ? (r[0] >> 20) & 0xff : 0);
+	if (amd) { /* the base family, plus the extended one when the base is 0xf; the model likewise */
+		bool extended = ((r[0] >> 8) & 0xf) == 0xf;
+
+		f->amd_family = ((r[0] >> 8) & 0xf) + (extended ? (r[0] >> 20) & 0xff : 0);
+		f->amd_model = ((r[0] >> 4) & 0xf) | (extended ? ((r[0] >> 16) & 0xf) << 4 : 0);
+	}
 	if (r[2] & OSXSAVE)
 		xcr0 = read_xcr0();
 	if (max_leaf < 7)

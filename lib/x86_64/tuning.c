@@ -41,16 +41,16 @@
  * - From AMD family 0x1a a 'rep movsb' just past 16 KiB starts slower than
  *   one just below: there the first line goes by vectors (the step).
  * - The non-temporal loop: 4 pages side by side on Intel; one stream
- *   prefetched a page ahead on AMD before family 0x1a; from family 0x1a two
- *   streams, one per half of the copy (each half gets its own hardware
- *   prefetch, where streams a page apart lose to one).
+ *   prefetched a page ahead on Zen 4; on other AMD processors (Zen 3, Zen 5)
+ *   two streams, one per half of the copy: each half gets its own hardware
+ *   prefetch, where streams a page apart lose to one.
  * - The AVX-512 variant's loop moves 32-byte vectors on AMD family 0x19,
  *   whose 512-bit operations go through 256-bit units, and 64-byte ones
  *   elsewhere, where they win on data in L1 and cost little from L2.
  */
 #define LLC_PER_CPU_MAX ((size_t)64 << 20)
 #define RULE_NT_THRESHOLD(r) ((r)->llc_counted ? (r)->llc_counted / 2 : (size_t)8 << 20)
-#define RULE_NT_STREAMS(f) ((f)->amd_family >= 0x1a ? (size_t)2 : (f)->amd_family ? (size_t)1 : (size_t)4)
+#define RULE_NT_STREAMS(f) (!(f)->amd_family ? (size_t)4 : x86_amd_zen4(f) ? (size_t)1 : (size_t)2)
 #define RULE_REP_MOVSB_STEP(f) ((f)->amd_family >= 0x1a ? (size_t)16384 : 0)
 #define RULE_LOOP_VEC(f) ((f)->amd_family == 0x19 ? (size_t)32 : (size_t)64)
 #define RULE_REP_MOVSB_MIN(f) \

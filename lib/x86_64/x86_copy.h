@@ -38,7 +38,16 @@ struct x86_features {
 	bool avx2, avx512; /* sse2 is the x86-64 baseline; avx512: F, BW and VL, and the OS saves the ZMM state */
 	bool erms, fsrm;         /* fast 'rep movsb' (Enhanced REP MOVSB, Fast Short REP MOV) */
 	unsigned amd_family;     /* AMD's CPU family (0x19: Zen 3 and 4, 0x1a: Zen 5), 0 on others */
+	unsigned amd_model;      /* and its model, extended bits included */
 };
+
+/* Zen 4: AMD family 0x19, models 0x10-0x1f and 0x60-0xaf (the rest of the family is Zen 3). */
+static inline bool x86_amd_zen4(const struct x86_features *f)
+{
+	return f->amd_family == 0x19 &&
+	       ((f->amd_model >= 0x10 && f->amd_model <= 0x1f) ||
+		(f->amd_model >= 0x60 && f->amd_model <= 0xaf));
+}
 
 /* Reads CPUID and XGETBV once. */
 EARLY const struct x86_features *copyperf_x86_features(void);

@@ -30,19 +30,22 @@ static int no_overrides(void **state)
 	return 0;
 }
 
-/* An AVX-512 processor of this AMD family (0: not AMD), with or without the fast string copy. */
+/*
+ * A processor of this AMD family (0: not AMD), a model of it that has AVX-512
+ * (Zen 4's, in family 0x19), with or without the fast string copy.
+ */
 static struct x86_features cpu(unsigned amd_family, bool erms)
 {
 	return (struct x86_features){ .avx2 = true, .avx512 = true, .erms = erms, .fsrm = erms,
-				      .amd_family = amd_family };
+				      .amd_family = amd_family,
+				      .amd_model = amd_family == 0x19 ? 0x11 : 0x02 };
 }
 
-static struct x86_tuning_report computed(unsigned amd_family, bool erms)
+static struct x86_tuning_report computed_for(const struct x86_features *f)
 {
-	struct x86_features f = cpu(amd_family, erms);
 	struct x86_tuning_report r;
 
-	copyperf_x86_tuning_compute(&f, &r);
+	copyperf_x86_tuning_compute(f, &r);
 	/* Whatever the family: the string copy's window, if any, ends where the non-temporal one starts. */
 	assert_true(r.t.rep_movsb_min <= r.t.rep_movsb_max);
 	assert_true(r.t.rep_movsb_aligned <= r.t.rep_movsb_min);
@@ -53,6 +56,13 @@ static struct x86_tuning_report computed(unsigned amd_family, bool erms)
 	assert_int_equal(r.t.blocks_max, r.t.loop_vec == 32 ? 512 : 1024);
 	assert_int_equal(r.t.loop_max, x86_loop_only_below(&r.t));
 	return r;
+}
+
+static struct x86_tuning_report computed(unsigned amd_family, bool erms)
+{
+	struct x86_features f = cpu(amd_family, erms);
+
+	return computed_for(&f);
 }
 
 static void test_intel(void **state)
@@ -84,6 +94,34 @@ static void test_zen4(void **state)
 	assert_int_equal(r.t.rep_movsb_aligned, (size_t)sysconf(_SC_PAGESIZE));
 	if (r.l2 && r.l2 < r.t.nt_threshold)
 		assert_int_equal(r.t.rep_movsb_max, r.l2);
+}
+
+/*
+ * Zen 3, family 0x19 without AVX-512: Zen 4's string copy window, two
+ * non-temporal streams; Zen 4's models bounded on both sides.
+ */
+static void test_zen3(void **state)
+{
+	struct x86_features f = { .avx2 = true, .erms = true, .fsrm = true, .amd_family = 0x19,
+				  .amd_model = 0x01 };
+	struct x86_tuning_report r = computed_for(&f);
+	static const unsigned zen3[] = { 0x00, 0x0f, 0x20, 0x21, 0x50, 0x5f },
+			      zen4[] = { 0x10, 0x11, 0x1f, 0x60, 0x61, 0x74, 0xa0, 0xaf };
+
+	(void)state;
+	assert_int_equal(r.t.nt_streams, 2);
+	assert_int_equal(r.t.rep_movsb_min, (size_t)64 << 10);
+	assert_int_equal(r.t.rep_movsb_aligned, (size_t)sysconf(_SC_PAGESIZE));
+	for (size_t i = 0; i < sizeof(zen3) / sizeof(zen3[0]); i++) {
+		f.amd_model = zen3[i];
+		assert_false(x86_amd_zen4(&f));
+	}
+	for (size_t i = 0; i < sizeof(zen4) / sizeof(zen4[0]); i++) {
+		f.amd_model = zen4[i];
+		assert_true(x86_amd_zen4(&f));
+	}
+	f.amd_family = 0x1a; /* the same models in another family */
+	assert_false(x86_amd_zen4(&f));
 }
 
 /* Full-width 512-bit units: the 64-byte loop; the 16 KiB step. */
@@ -257,6 +295,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_intel, no_overrides),
 		cmocka_unit_test_setup(test_zen4, no_overrides),
+		cmocka_unit_test_setup(test_zen3, no_overrides),
 		cmocka_unit_test_setup(test_zen5, no_overrides),
 		cmocka_unit_test_setup(test_no_erms, no_overrides),
 		cmocka_unit_test_setup(test_nt_past_the_share, no_overrides),
