@@ -139,7 +139,7 @@ bench: $(COPYBENCH) $(COPYPERF) $(PRELOAD_SO) $(PRELOAD_LEVEL_SO)
 		"$$(nproc) CPUs, glibc $$(ldd --version | head -1 | awk '{print $$NF}'); load: $$(cut -d' ' -f1-3 /proc/loadavg)"
 	@status=0 shim=$(abspath $(PRELOAD_SO)) chosen=$(bench_variant); \
 	for s in $(BENCH_SHIMS); do \
-		case $$s in "$$chosen":*) [ -z "$$chosen" ] || shim=$${s#*:};; esac; \
+		case $$s in "$$chosen":*) shim=$${s#*:};; esac; \
 	done; \
 	echo "$(COPYBENCH) $(BENCH_ARGS)"; $(COPYBENCH) $(BENCH_ARGS) || status=1; \
 	echo; echo "through the preload shim: $(COPYBENCH) $(BENCH_SHIM_CASES) -c $$shim:memcpy:overlap"; \
