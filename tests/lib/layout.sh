@@ -5,20 +5,18 @@
 # 64-byte lines (lib/x86_64/copy_avx512_ladder.S): each mispredicted size
 # test fetches the path again, two lines and not three; the page test's
 # branch and the size tests of the calls it refuses share a line, so that a
-# copy at a page's end fetches no line more for them; the SSE2 and AVX2
-# entries start a line that holds their first block, to its ret, and their
-# size tests below a vector, and the 4-15 byte block starts a line of its
-# own: the way to it two lines (lib/x86_64/copy_vec_ladder.S).
+# copy at a page's end fetches no line more for them. The SSE2 and AVX2
+# entries (lib/x86_64/vec_ladder.inc) start a line that holds their first
+# block, to its ret; their size tests below a vector start the next line and
+# hold the 0-3 byte block to its ret; the 8-15 byte block starts the line
+# after, and the 4-7 and 16-31 byte blocks lie in it too: no block and no
+# test with its jump spans two lines, which a size repeated would pay for at
+# every call.
 # The preload shim's memcpy and memmove (lib/x86_64/preload_entries.S) are
 # the AVX-512 ladder too, behind the test of copyperf_preload_direct: the
 # same rules, and that test first, in 9 bytes. The AVX2 and SSE2 shims' are
-# those ladders behind the same test: the first block to its ret in the
-# entry's line, and, where the library's entry line holds their size tests,
-# the sizes below a vector on a line of their own, the 16-31 (AVX2) and
-# 4-15 byte blocks each at a line's start: with the test's 9 bytes the
-# entry's line holds no more, and every 32-byte block a path crosses costs
-# it a fetch. The SSE2 shim's entries use no ymm register (its CPUs may
-# have no AVX).
+# the library's ladders behind the same test, with the same rules. The SSE2
+# shim's entries use no ymm register (its CPUs may have no AVX).
 # An edit that lays a path out otherwise fails here, not silently in a
 # benchmark.
 # Usage: layout.sh LIBRARY.so [PRELOAD_SHIM.so [LEVEL_PRELOAD_SHIM.so...]]
@@ -43,22 +41,63 @@ after() {
 		prev == test && $2 ~ /^j/ { print $1, $3; exit }
 		{ prev = $2 " " $3 }'
 }
-for fn in copyperf_memcpy_sse2 copyperf_memmove_sse2 copyperf_memcpy_avx2 copyperf_memmove_avx2; do
-	body=$(body_of "$fn")
+# block_end ADDR: the address of the first ret at or after ADDR in $body.
+block_end() {
+	for r in $(printf '%s\n' "$body" | awk 'NR > 1 && $2 == "ret" { print $1 }'); do
+		if [ $((0x$r)) -ge $((0x$1)) ]; then
+			echo "$r"
+			return
+		fi
+	done
+}
+# vec_entry NAME FN: the SSE2 or AVX2 ladder's rules for the entry FN in $body (NAME: where it
+# is, for the messages); the vector's width from the entry's first size test.
+vec_entry() {
 	entry=$(printf '%s\n' "$body" | head -n 1)
 	ret=$(printf '%s\n' "$body" | awk 'NR > 1 && $2 == "ret" { print $1; exit }')
-	to_4_15=$(after 'cmp $0x4,%edx')
-	jump=${to_4_15% *} target=${to_4_15#* }
-	if [ -z "$entry" ] || [ -z "$ret" ] || [ -z "$to_4_15" ]; then
-		echo "layout.sh: $fn: not found in $so, or no test against 4 bytes" >&2
+	v=$(printf '%s\n' "$body" | awk '$2 == "cmp" && $3 ~ /,%rdx$/ { sub(/^\$/, "", $3); sub(/,.*/, "", $3); print $3; exit }')
+	under=$(after "cmp \$$v,%rdx")
+	to_8=$(after 'cmp $0x8,%edx') to_4=$(after 'cmp $0x4,%edx')
+	to_16=$( [ "$v" = 0x20 ] && after 'cmp $0x10,%edx' || echo "$to_8")
+	if [ -z "$entry" ] || [ -z "$ret" ] || [ -z "$under" ] || [ -z "$to_16" ] || [ -z "$to_8" ] || [ -z "$to_4" ]; then
+		echo "layout.sh: $1's $2: not found, or a size test missing" >&2
 		status=1
-	elif [ $((0x$entry % 64)) -ne 0 ] || [ $((0x$ret - 0x$entry)) -ge 64 ] ||
-		[ $((0x$jump - 0x$entry)) -ge 64 ] || [ $((0x$target % 64)) -ne 0 ]; then
-		echo "layout.sh: $fn: the entry (0x$entry), its first ret (0x$ret) and the jump to 4-15 bytes (0x$jump) do not share a line, or that jump's target (0x$target) does not start one" >&2
+		return
+	fi
+	if [ "$v" = 0x10 ] && printf '%s\n' "$body" | grep -q '%ymm'; then
+		echo "layout.sh: $1's $2: 16-byte vectors, but a ymm register:" >&2
+		printf '%s\n' "$body" | grep '%ymm' | head -3 >&2
+		status=1
+	fi
+	tests=$((0x${under#* })) blocks=$((0x${to_8#* }))
+	small_ret=$((0x$(block_end "${under#* }")))
+	line_of() { echo $(($1 / 64)); }
+	bad=
+	[ $((0x$entry % 64)) -eq 0 ] && [ $((0x$ret - 0x$entry)) -lt 64 ] || bad="the entry (0x$entry) and its first ret (0x$ret) do not share a line"
+	[ -n "$bad" ] || [ $((tests % 64)) -eq 0 ] || bad="the size tests below $((v)) bytes (0x${under#* }) do not start a line"
+	for jump in "$to_16" "$to_8" "$to_4"; do
+		at=$((0x${jump% *}))
+		[ -n "$bad" ] || [ "$(line_of $at)" -eq "$(line_of $tests)" ] && [ "$(line_of $((at + 5)))" -eq "$(line_of $tests)" ] ||
+			bad=${bad:-"the size test and jump at 0x${jump% *} leave the tests' line (0x${under#* })"}
+	done
+	[ -n "$bad" ] || [ "$(line_of "$small_ret")" -eq "$(line_of $tests)" ] || bad="the 0-3 byte block's ret leaves the tests' line"
+	[ -n "$bad" ] || [ $((blocks % 64)) -eq 0 ] || bad="the 8-15 byte block (0x${to_8#* }) does not start a line"
+	for jump in "$to_16" "$to_8" "$to_4"; do
+		target=$((0x${jump#* })) end=$((0x$(block_end "${jump#* }")))
+		[ -n "$bad" ] || [ "$(line_of $target)" -eq "$(line_of $blocks)" ] && [ "$(line_of "$end")" -eq "$(line_of $blocks)" ] ||
+			bad=${bad:-"the block at 0x${jump#* } does not lie in the 8-15 byte block's line"}
+	done
+	if [ -n "$bad" ]; then
+		echo "layout.sh: $1's $2: $bad" >&2
+		printf '%s\n' "$body" | sed -n '1,60p' >&2
 		status=1
 	else
-		echo "layout.sh: $fn: the first block and the size tests in the entry's line, 4-15 bytes from a line's start"
+		echo "layout.sh: $1's $2: the first block in the entry's line, the tests below $((v)) bytes and 0-3 bytes in the next, the 4-7, 8-15$([ "$v" = 0x20 ] && echo " and 16-31") byte blocks in the line after"
 	fi
+}
+for fn in copyperf_memcpy_sse2 copyperf_memmove_sse2 copyperf_memcpy_avx2 copyperf_memmove_avx2; do
+	body=$(body_of "$fn")
+	vec_entry "the library" "$fn"
 done
 # avx512_entry SO FN [BODY]: the AVX-512 ladder's rules for the entry FN of SO (BODY: its
 # instructions as body_of gives them, where the caller has them already).
@@ -137,26 +176,7 @@ for level_shim in "$@"; do
 	for fn in memcpy memmove; do
 		body=$(body_of "$fn" "$level_shim")
 		guard_first "$name" "$fn"
-		entry=$(printf '%s\n' "$body" | head -n 1)
-		ret=$(printf '%s\n' "$body" | awk 'NR > 1 && $2 == "ret" { print $1; exit }')
-		v=$(printf '%s\n' "$body" | awk '$2 == "cmp" && $3 ~ /,%rdx$/ { sub(/^\$/, "", $3); sub(/,.*/, "", $3); print $3; exit }')
-		under=$(after "cmp \$$v,%rdx") to_4_15=$(after 'cmp $0x4,%edx')
-		to_16_31=$( [ "$v" = 0x20 ] && after 'cmp $0x10,%edx' || echo "0 0")
-		if [ -z "$entry" ] || [ -z "$ret" ] || [ -z "$under" ] || [ -z "$to_16_31" ] || [ -z "$to_4_15" ]; then
-			echo "layout.sh: $name's $fn: not found in $level_shim, or a size test missing" >&2
-			status=1
-		elif [ "$v" = 0x10 ] && printf '%s\n' "$body" | grep -q '%ymm'; then
-			echo "layout.sh: $name's $fn: 16-byte vectors, but a ymm register:" >&2
-			printf '%s\n' "$body" | grep '%ymm' | head -3 >&2
-			status=1
-		elif [ $((0x$entry % 64)) -ne 0 ] || [ $((0x$ret - 0x$entry)) -ge 64 ] ||
-			[ $((0x${under#* } % 64)) -ne 0 ] || [ $((0x${to_4_15% *} / 64)) -ne $((0x${under#* } / 64)) ] ||
-			[ $((0x${to_16_31#* } % 64)) -ne 0 ] || [ $((0x${to_4_15#* } % 64)) -ne 0 ]; then
-			echo "layout.sh: $name's $fn: the entry (0x$entry) and its first ret (0x$ret) do not share a line, or the tests below $((v)) bytes (0x${under#* }), the 16-31 byte block (0x${to_16_31#* }) or the 4-15 byte block (0x${to_4_15#* }) do not start one, or the jump to 4-15 bytes (0x${to_4_15% *}) leaves the tests' line" >&2
-			status=1
-		else
-			echo "layout.sh: $name's $fn: the first block in the entry's line, the tests below $((v)) bytes$([ "$v" = 0x20 ] && echo ", 16-31") and 4-15 bytes each from a line's start"
-		fi
+		vec_entry "$name" "$fn"
 	done
 done
 exit $status
