@@ -41,9 +41,9 @@ after() {
 		prev == test && $2 ~ /^j/ { print $1, $3; exit }
 		{ prev = $2 " " $3 }'
 }
-# block_end ADDR: the address of the first ret at or after ADDR in $body.
+# block_end ADDR: the address of the first ret at or after ADDR in $body; nothing if none.
 block_end() {
-	for r in $(printf '%s\n' "$body" | awk 'NR > 1 && $2 == "ret" { print $1 }'); do
+	for r in $(printf '%s\n' "$body" | awk 'NR > 1 && $2 ~ /^retq?$/ { print $1 }'); do
 		if [ $((0x$r)) -ge $((0x$1)) ]; then
 			echo "$r"
 			return
@@ -53,8 +53,8 @@ block_end() {
 # vec_entry NAME FN: the SSE2 or AVX2 ladder's rules for the entry FN in $body (NAME: where it
 # is, for the messages); the vector's width from the entry's first size test.
 vec_entry() {
-	entry=$(printf '%s\n' "$body" | head -n 1)
-	ret=$(printf '%s\n' "$body" | awk 'NR > 1 && $2 == "ret" { print $1; exit }')
+	entry=$(printf '%s\n' "$body" | sed -n 2p | awk '{ print $1 }')
+	ret=$(block_end "${entry:-0}")
 	v=$(printf '%s\n' "$body" | awk '$2 == "cmp" && $3 ~ /,%rdx$/ { sub(/^\$/, "", $3); sub(/,.*/, "", $3); print $3; exit }')
 	under=$(after "cmp \$$v,%rdx")
 	to_8=$(after 'cmp $0x8,%edx') to_4=$(after 'cmp $0x4,%edx')
@@ -70,22 +70,20 @@ vec_entry() {
 		status=1
 	fi
 	tests=$((0x${under#* })) blocks=$((0x${to_8#* }))
-	small_ret=$((0x$(block_end "${under#* }")))
+	small_ret=$(block_end "${under#* }")
 	line_of() { echo $(($1 / 64)); }
 	bad=
 	[ $((0x$entry % 64)) -eq 0 ] && [ $((0x$ret - 0x$entry)) -lt 64 ] || bad="the entry (0x$entry) and its first ret (0x$ret) do not share a line"
 	[ -n "$bad" ] || [ $((tests % 64)) -eq 0 ] || bad="the size tests below $((v)) bytes (0x${under#* }) do not start a line"
-	for jump in "$to_16" "$to_8" "$to_4"; do
-		at=$((0x${jump% *}))
-		[ -n "$bad" ] || [ "$(line_of $at)" -eq "$(line_of $tests)" ] && [ "$(line_of $((at + 5)))" -eq "$(line_of $tests)" ] ||
-			bad=${bad:-"the size test and jump at 0x${jump% *} leave the tests' line (0x${under#* })"}
-	done
-	[ -n "$bad" ] || [ "$(line_of "$small_ret")" -eq "$(line_of $tests)" ] || bad="the 0-3 byte block's ret leaves the tests' line"
+	# The tests come before the 0-3 byte block: its ret in their line holds them there too.
+	[ -n "$bad" ] || { [ -n "$small_ret" ] && [ "$(line_of $((0x$small_ret)))" -eq "$(line_of $tests)" ]; } ||
+		bad="the 0-3 byte block's ret (0x$small_ret) leaves the tests' line (0x${under#* })"
 	[ -n "$bad" ] || [ $((blocks % 64)) -eq 0 ] || bad="the 8-15 byte block (0x${to_8#* }) does not start a line"
 	for jump in "$to_16" "$to_8" "$to_4"; do
-		target=$((0x${jump#* })) end=$((0x$(block_end "${jump#* }")))
-		[ -n "$bad" ] || [ "$(line_of $target)" -eq "$(line_of $blocks)" ] && [ "$(line_of "$end")" -eq "$(line_of $blocks)" ] ||
-			bad=${bad:-"the block at 0x${jump#* } does not lie in the 8-15 byte block's line"}
+		target=$((0x${jump#* })) end=$(block_end "${jump#* }")
+		[ -n "$bad" ] || { [ -n "$end" ] && [ "$(line_of $target)" -eq "$(line_of $blocks)" ] &&
+			[ "$(line_of $((0x$end)))" -eq "$(line_of $blocks)" ]; } ||
+			bad="the block at 0x${jump#* } (its ret 0x$end) does not lie in the 8-15 byte block's line"
 	done
 	if [ -n "$bad" ]; then
 		echo "layout.sh: $1's $2: $bad" >&2
