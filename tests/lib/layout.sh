@@ -50,6 +50,8 @@ block_end() {
 		fi
 	done
 }
+# line_of ADDR: the 64-byte line that holds the address ADDR (a number).
+line_of() { echo $(($1 / 64)); }
 # vec_entry NAME FN: the SSE2 or AVX2 ladder's rules for the entry FN in $body (NAME: where it
 # is, for the messages); the vector's width from the entry's first size test.
 vec_entry() {
@@ -71,7 +73,6 @@ vec_entry() {
 	fi
 	tests=$((0x${under#* })) blocks=$((0x${to_8#* }))
 	small_ret=$(block_end "${under#* }")
-	line_of() { echo $(($1 / 64)); }
 	bad=
 	[ $((0x$entry % 64)) -eq 0 ] && [ $((0x$ret - 0x$entry)) -lt 64 ] || bad="the entry (0x$entry) and its first ret (0x$ret) do not share a line"
 	[ -n "$bad" ] || [ $((tests % 64)) -eq 0 ] || bad="the size tests below $((v)) bytes (0x${under#* }) do not start a line"
