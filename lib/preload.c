@@ -10,11 +10,14 @@
  * Where the architecture lays out memcpy, memmove and their _chk entries
  * itself (lib/<arch>/preload_entries.S, COPYPERF_PRELOAD_ENTRIES), the ladder
  * of the library's copy under the C library's names, those entries copy by
- * themselves once copyperf_preload_direct is set; until then or otherwise
- * they jump to the routine the library chose, or, while calls are recorded,
- * to copyperf_preload_memcpy and copyperf_preload_memmove below.
+ * themselves once their gates are open (open_gates below); until then or
+ * otherwise they jump to the routine the library chose, or, while calls are
+ * recorded, to copyperf_preload_memcpy and copyperf_preload_memmove below.
  */
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "copyperf.h"
 #include "record.h"
 
@@ -98,8 +101,48 @@ EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t 
 /* The routine whose ladder the architecture's entries are (preload_entries.S). */
 extern const copyperf_copy_fn copyperf_preload_direct_copy HIDDEN;
 
-/* Non-zero: the architecture's entries copy by themselves, the recorder shown nothing. */
-HIDDEN unsigned char copyperf_preload_direct;
+/*
+ * Each of those entries' gate, then zeros: where the entry starts, shut (a
+ * jump to its way out); its first instruction, in 8 bytes; and the bits of
+ * the entry's first 8 bytes, read as one quadword, that are that
+ * instruction's once the gate is open.
+ */
+struct preload_gate {
+	unsigned char *entry;
+	const unsigned char *open;
+	uint64_t bits;
+};
+extern const struct preload_gate copyperf_preload_gates[] HIDDEN;
+
+/*
+ * Opens each gate: its page writable while the bytes are written, and
+ * executable throughout, since this code may lie in it. Where the system
+ * refuses a page both writable and executable, the gates stay shut and the
+ * entries still copy, through the routine the library chose. An entry starts
+ * a line, and its first 8 bytes change in one aligned store: a thread that
+ * runs the entry meanwhile takes the jump or the instruction, either of them
+ * right.
+ */
+static void open_gates(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (page <= 0)
+		return;
+	for (const struct preload_gate *g = copyperf_preload_gates; g->entry != NULL; g++) {
+		void *start = (void *)((uintptr_t)g->entry & ~((uintptr_t)page - 1));
+		uint64_t now, open;
+
+		if ((uintptr_t)g->entry % sizeof(now) != 0 ||
+		    mprotect(start, (size_t)page, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
+			return;
+		__builtin_memcpy(&now, g->entry, sizeof(now));
+		__builtin_memcpy(&open, g->open, sizeof(open));
+		__atomic_store_n((uint64_t *)(void *)g->entry, (now & ~g->bits) | (open & g->bits),
+				 __ATOMIC_RELAXED);
+		(void)mprotect(start, (size_t)page, PROT_READ | PROT_EXEC);
+	}
+}
 #endif
 
 /*
@@ -115,6 +158,6 @@ __attribute__((constructor)) static void preload_setup(void)
 #ifdef COPYPERF_PRELOAD_ENTRIES
 	if (!__atomic_load_n(&copyperf_record_on, __ATOMIC_ACQUIRE) &&
 	    copyperf_preload_direct_copy == (copyperf_copy_fn)copyperf_memmove)
-		__atomic_store_n(&copyperf_preload_direct, 1, __ATOMIC_RELEASE);
+		open_gates();
 #endif
 }

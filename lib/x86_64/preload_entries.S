@@ -16,13 +16,14 @@
  * An ifunc would add nothing, but the dynamic loader resolves the references
  * of a library linked with -z now (most of Debian's) before it relocates a
  * preloaded object, so it would run the shim's resolver unrelocated, and
- * says so on stderr. Instead each entry tests a byte first:
- * copyperf_preload_direct (lib/preload.c), which the shim's constructor sets
+ * says so on stderr. Instead each entry starts with a gate, a jump to its
+ * way out (blocks.inc, LADDER_ENTRY), which the shim's constructor opens
  * where the library has chosen the routine whose ladder this is
- * (copyperf_preload_direct_copy below) and no calls are being recorded.
- * Until then, and otherwise, each entry jumps to the routine the library
- * chose, or, while calls are recorded, to the shim's C entry of its family,
- * which shows the call to the recorder first (blocks.inc, LADDER_ENTRY).
+ * (copyperf_preload_direct_copy below) and no calls are being recorded
+ * (copyperf_preload_gates, lib/preload.c). Until then, and otherwise, each
+ * entry jumps to the routine the library chose, or, while calls are
+ * recorded, to the shim's C entry of its family, which shows the call to the
+ * recorder first.
  * Both entries copy as memmove does: the shim's memcpy is also
  * memcpy@GLIBC_2.2.5, a memmove for programs older than 2.14.
  */
@@ -56,13 +57,13 @@ END \name
 #define OF_VARIANT(before, after) PASTED(before, COPYPERF_PRELOAD_VARIANT, after)
 #define DIRECT_COPY OF_VARIANT(copyperf_memmove_,)
 VEC_LADDER memcpy, OF_VARIANT(copyperf_x86_, _memmove_large), OF_VARIANT(copyperf_x86_forward_,), 1, \
-	COPYPERF_PRELOAD_VECTORS, copyperf_preload_direct, copyperf_preload_memcpy
+	COPYPERF_PRELOAD_VECTORS, copyperf_preload_memcpy
 VEC_LADDER memmove, OF_VARIANT(copyperf_x86_, _memmove_large), OF_VARIANT(copyperf_x86_forward_,), 1, \
-	COPYPERF_PRELOAD_VECTORS, copyperf_preload_direct, copyperf_preload_memmove
+	COPYPERF_PRELOAD_VECTORS, copyperf_preload_memmove
 #else
 #define DIRECT_COPY copyperf_memmove_avx512
-SIZE_TESTED memcpy, copyperf_x86_avx512_memmove_large, 1, copyperf_preload_direct, copyperf_preload_memcpy
-SIZE_TESTED memmove, copyperf_x86_avx512_memmove_large, 1, copyperf_preload_direct, copyperf_preload_memmove
+SIZE_TESTED memcpy, copyperf_x86_avx512_memmove_large, 1, copyperf_preload_memcpy
+SIZE_TESTED memmove, copyperf_x86_avx512_memmove_large, 1, copyperf_preload_memmove
 LADDER_DATA
 #endif
 CHECKED __memcpy_chk, memcpy
@@ -75,5 +76,13 @@ CHECKED __memmove_chk, memmove
 	.hidden	copyperf_preload_direct_copy
 copyperf_preload_direct_copy:
 	.quad	DIRECT_COPY
+
+/* The entries' gates (blocks.inc, LADDER_ENTRY), then zeros. */
+	.globl	copyperf_preload_gates
+	.hidden	copyperf_preload_gates
+copyperf_preload_gates:
+	GATE memcpy
+	GATE memmove
+	.quad	0, 0, 0
 
 	.section .note.GNU-stack, "", @progbits

@@ -13,10 +13,11 @@
 # test with its jump spans two lines, which a size repeated would pay for at
 # every call.
 # The preload shim's memcpy and memmove (lib/x86_64/preload_entries.S) are
-# the AVX-512 ladder too, behind the test of copyperf_preload_direct: the
-# same rules, and that test first, in 9 bytes. The AVX2 and SSE2 shims' are
-# the library's ladders behind the same test, with the same rules. The SSE2
-# shim's entries use no ymm register (its CPUs may have no AVX).
+# the library's AVX-512 ladder byte for byte once their gates are open: each
+# starts with its gate, a 2-byte jump to its way out, and past it holds the
+# library's instructions at their offsets, so the same rules. The AVX2 and
+# SSE2 shims' are the library's ladders in the same way. The SSE2 shim's
+# entries use no ymm register (its CPUs may have no AVX).
 # An edit that lays a path out otherwise fails here, not silently in a
 # benchmark.
 # Usage: layout.sh LIBRARY.so [PRELOAD_SHIM.so [LEVEL_PRELOAD_SHIM.so...]]
@@ -142,39 +143,61 @@ avx512_entry() {
 for fn in copyperf_memcpy_avx512 copyperf_memmove_avx512; do
 	avx512_entry "$so" "$fn"
 done
-# guard_first NAME FN: the test of copyperf_preload_direct first in $body, the shim NAME's entry
-# FN, and its 2-byte branch: 9 bytes, the ladder's first instruction at +9.
-guard_first() {
-	first=$(printf '%s\n' "$body" | sed -n 2p)
-	ladder=$(($(printf '%s\n' "$body" | sed -n 4p | awk '{ print "0x" $1 }') - 0x$(printf '%s\n' "$body" | head -n 1)))
+# shape FN [SO]: FN's instructions past its first as "offset mnemonic", offsets from the entry in
+# decimal, the int3 bytes that fill out a shut gate left out.
+shape() {
+	body_of "$1" "${2:-$so}" | awk '
+		function hex(s, i, n) { for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return n }
+		NR == 1 { base = hex($1); next }
+		NR == 2 || $2 == "int3" { next }
+		{ print hex($1) - base, $2 }'
+}
+# gate_first NAME FN LIBFN: the shim NAME's entry FN (its instructions in $body) starts shut: a
+# 2-byte jump to FN_not_direct, int3 to the end of the first instruction's bytes; past them, the
+# instructions of the library's LIBFN at the same offsets, which its first instruction's bytes
+# make its ladder once the gate is open.
+gate_first() {
+	entry=$(printf '%s
+' "$body" | head -n 1)
+	first=$(printf '%s
+' "$body" | sed -n 2p)
+	next=$(printf '%s
+' "$body" | sed -n 3p | awk '{ print $1 }')
 	case $first in
-	*"cmpb "*"<copyperf_preload_direct>")
-		if [ "$ladder" -eq 9 ]; then
-			echo "layout.sh: $1's $2: the test of copyperf_preload_direct first, the ladder at +9"
-		else
-			echo "layout.sh: $1's $2: the ladder starts at +$ladder, not +9: the test's branch is not a 2-byte one" >&2
+	*" jmp "*"<$2_not_direct>")
+		if [ $((0x${first%% *})) -ne $((0x$entry)) ] || [ $((0x${next:-0} - 0x$entry)) -ne 2 ]; then
+			echo "layout.sh: $1's $2: the gate takes $((0x${next:-0} - 0x$entry)) bytes, not a 2-byte jump's" >&2
 			status=1
+		elif [ "$(shape "$2" "$in")" != "$(shape "$3")" ]; then
+			echo "layout.sh: $1's $2: past its gate, not the instructions of the library's $3 at its offsets:" >&2
+			shape "$2" "$in" | head -8 >&2
+			status=1
+		else
+			echo "layout.sh: $1's $2: its gate first, a 2-byte jump; past it the library's $3"
 		fi
 		;;
 	*)
-		echo "layout.sh: $1's $2: its first instruction is not the test of copyperf_preload_direct: $first" >&2
+		echo "layout.sh: $1's $2: its first instruction is not its gate, a jump to $2_not_direct: $first" >&2
 		status=1
 		;;
 	esac
 }
 if [ -n "$shim" ]; then
+	in=$shim
 	for fn in memcpy memmove; do
 		body=$(body_of "$fn" "$shim")
-		guard_first "the shim" "$fn"
+		gate_first "the shim" "$fn" copyperf_memmove_avx512
 		avx512_entry "$shim" "$fn" "$body"
 	done
 fi
 # The AVX2 and SSE2 shims: the vector's width from the entry's first size test.
 for level_shim in "$@"; do
+	in=$level_shim
 	name="the $(basename "$(dirname "$level_shim")") shim"
 	for fn in memcpy memmove; do
 		body=$(body_of "$fn" "$level_shim")
-		guard_first "$name" "$fn"
+		v=$(printf '%s\n' "$body" | awk '$2 == "cmp" && $3 ~ /,%rdx$/ { print $3; exit }')
+		gate_first "$name" "$fn" "copyperf_memmove_$([ "$v" = '$0x20,%rdx' ] && echo avx2 || echo sse2)"
 		vec_entry "$name" "$fn"
 	done
 done

@@ -5,13 +5,27 @@
  * a checksum of each result, so any difference shows.  With --where it prints
  * which object the three symbols resolve to instead; with --byte OFFSET the
  * byte at OFFSET (hexadecimal, as nm prints a symbol's value) into the object
- * memcpy resolves to, after its constructors have run.
+ * memcpy resolves to, after its constructors have run. With
+ * --refuse-exec-gain PROGRAM ARGS... it runs PROGRAM where no mapping may
+ * become both writable and executable (PR_SET_MDWE), or exits with status 3
+ * where the kernel has no such setting.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+/* Linux 6.3's, which older headers lack. */
+#ifndef PR_SET_MDWE
+#define PR_SET_MDWE 65
+#endif
+#ifndef PR_MDWE_REFUSE_EXEC_GAIN
+#define PR_MDWE_REFUSE_EXEC_GAIN 1
+#endif
 
 #define BUF (1u << 20)
 
@@ -69,8 +83,22 @@ static int byte_at(const char *offset)
 	return 0;
 }
 
+/* Runs argv[0] with its arguments, no mapping of it allowed to be writable and executable. */
+static int refusing_exec_gain(char **argv)
+{
+	if (prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0L, 0L, 0L) != 0) {
+		fprintf(stderr, "probe: PR_SET_MDWE: %s\n", strerror(errno));
+		return 3;
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, "probe: %s: %s\n", argv[0], strerror(errno));
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 2 && strcmp(argv[1], "--refuse-exec-gain") == 0)
+		return refusing_exec_gain(argv + 2);
 	if (argc > 1 && strcmp(argv[1], "--where") == 0)
 		return where();
 	if (argc > 2 && strcmp(argv[1], "--byte") == 0)

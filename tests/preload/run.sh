@@ -53,6 +53,17 @@ grep -q "libcopyperf" "$tmp/where-plain" &&
 exports=$(nm -D --defined-only "$so" | awk '{ print $3 }' | sort | tr '\n' ' ')
 [ "$exports" = "__memcpy_chk __memmove_chk __mempcpy __mempcpy_chk memcpy memmove mempcpy " ] &&
 	ok "the shim exports the seven names it replaces, no more" || bad "the shim exports: $exports"
+# run CMD [ARG...]: CMD, where $refuse_wx is set with no page of it allowed to be writable and
+# executable.
+refuse_wx=
+run() {
+	if [ -n "$refuse_wx" ]; then
+		"$probe_path" --refuse-exec-gain "$@"
+	else
+		"$@"
+	fi
+}
+probe_path=$(realpath "$probe")
 # The shim's own entries, every size, offset and overlap, guard pages around them: as they copy by
 # default, with another variant chosen (on x86-64 its C entries then), and while recording.
 # checked LABEL [VAR=VALUE...]: libcheck on memcpy and memmove, in $rec (a recording is written there);
@@ -61,7 +72,7 @@ checked() {
 	label=$1
 	shift
 	in=${shim_so:-$so}
-	(cd "$rec" && env "$@" "$libcheck" "$in:memcpy:overlap" "$in:memmove:overlap") >"$tmp/libcheck" 2>&1 &&
+	(cd "$rec" && run env "$@" "$libcheck" "$in:memcpy:overlap" "$in:memmove:overlap") >"$tmp/libcheck" 2>&1 &&
 		tail -n 1 "$tmp/libcheck" | grep -q '^[1-9][0-9]* passed, 0 failed$' &&
 		ok "libcheck on ${shim_name:-the shim}'s memcpy and memmove, $label: $(tail -n 1 "$tmp/libcheck")" ||
 		bad "libcheck on ${shim_name:-the shim}'s memcpy and memmove, $label: $(grep -E '^FAIL|libcheck:' "$tmp/libcheck" | head -5) $(tail -n 1 "$tmp/libcheck")"
@@ -76,27 +87,60 @@ checked "recording" COPYPERF_RECORD=checked
 	ok "libcheck's calls through the shim while recording: both families recorded" ||
 	bad "libcheck's calls through the shim while recording: files $(ls -A "$rec" | tr '\n' ' ')"
 rm -rf "$rec"
-# Where the architecture lays out the shim's entries, whether they copy by themselves: the byte
-# copyperf_preload_direct, 1 where the library chose the AVX-512 ladder and nothing is recorded.
-# direct [VAR=VALUE...]: that byte in a program run under the shim $shim_so, or $so.
+# Where the architecture lays out the shim's entries, whether they copy by themselves: their gates
+# open, memcpy's and memmove's first bytes no longer their jumps' (0xeb), where the library chose
+# the AVX-512 ladder and nothing is recorded.
+# direct [VAR=VALUE...]: in a program run under the shim $shim_so, or $so, 1 where both gates are
+# open, 0 where both are shut.
 direct() {
-	in=${shim_so:-$so}
-	env "$@" LD_PRELOAD="$in" "$probe" --byte "$(nm "$in" | awk '$3 == "copyperf_preload_direct" { print $1 }')"
+	in=${shim_so:-$so} gates=
+	for fn in memcpy memmove; do
+		first=$(run env "$@" LD_PRELOAD="$in" "$probe_path" --byte "$(nm "$in" | awk -v fn="$fn" '$3 == fn { print $1 }')")
+		case $first in
+		235) gates=${gates}0 ;;
+		[0-9]*) gates=${gates}1 ;;
+		*) gates=${gates}? ;;
+		esac
+	done
+	case $gates in
+	11) echo 1 ;;
+	00) echo 0 ;;
+	*) echo "memcpy's and memmove's gates $gates" ;;
+	esac
 }
-direct_at=$(nm "$so" | awk '$3 == "copyperf_preload_direct" { print $1 }')
+# gates_shut_refused ISA: where the kernel refuses a page both writable and executable
+# (PR_SET_MDWE), the gates of the shim $shim_so, or $so, stay shut with the ISA ladder chosen, and
+# its memcpy and memmove pass libcheck through the routine the library chose.
+gates_shut_refused() {
+	if ! "$probe_path" --refuse-exec-gain true 2>/dev/null; then
+		echo "note: ${shim_name:-the shim} where no page may be writable and executable: not checked, the kernel has no PR_SET_MDWE"
+		return
+	fi
+	refuse_wx=1
+	rec=$tmp/rec && mkdir "$rec"
+	gates=$(direct COPYPERF_ISA="$1")
+	[ "$gates" = 0 ] &&
+		ok "${shim_name:-the shim}'s gates stay shut where no page may be writable and executable" ||
+		bad "${shim_name:-the shim}'s gates where no page may be writable and executable: $gates (want 0)"
+	checked "no page writable and executable" COPYPERF_ISA="$1"
+	rm -rf "$rec"
+	refuse_wx=
+}
+direct_at=$(nm "$so" | awk '$3 == "copyperf_preload_gates" { print $1 }')
 if [ -n "$direct_at" ]; then
 	if on_this_cpu avx512; then ladder=1; else ladder=0; fi
 	[ "$(direct)" = "$ladder" ] && [ "$(direct COPYPERF_ISA=avx512)" = "$ladder" ] &&
 		[ "$(direct COPYPERF_ISA=avx2)" = 0 ] && [ "$(direct COPYPERF_ISA=generic)" = 0 ] &&
 		[ "$(direct COPYPERF_RECORD="$tmp/direct" 2>/dev/null)" = 0 ] &&
 		ok "the shim's entries copy by themselves where the AVX-512 ladder is chosen ($ladder here), not with another variant or recording" ||
-		bad "the shim's entries' byte: $(direct) by default, $(direct COPYPERF_ISA=avx512) for avx512, $(direct COPYPERF_ISA=avx2) for avx2, $(direct COPYPERF_ISA=generic) for generic, $(direct COPYPERF_RECORD="$tmp/direct" 2>/dev/null) recording (want $ladder, $ladder, 0, 0, 0)"
+		bad "the shim's entries' gates: $(direct) by default, $(direct COPYPERF_ISA=avx512) for avx512, $(direct COPYPERF_ISA=avx2) for avx2, $(direct COPYPERF_ISA=generic) for generic, $(direct COPYPERF_RECORD="$tmp/direct" 2>/dev/null) recording (want $ladder, $ladder, 0, 0, 0)"
 	rm -f "$tmp"/direct.*
+	[ "$ladder" = 0 ] || gates_shut_refused avx512
 fi
 # Each level's shim (ISA:FILE, after the first six arguments), where the CPU has its variant:
 # libcheck on its entries by default (where the library chose another variant, through that
-# one), with its variant chosen (by themselves) and recording; its byte 1 where the library chose
-# its ladder; what it exports.
+# one), with its variant chosen (by themselves) and recording; its gates open where the library
+# chose its ladder; what it exports.
 shift 6
 for spec in "$@"; do
 	isa=${spec%%:*} shim_so=$(realpath -s "${spec#*:}")
@@ -123,8 +167,9 @@ for spec in "$@"; do
 		[ "$(direct COPYPERF_ISA=generic)" = 0 ] &&
 		[ "$(direct COPYPERF_ISA="$isa" COPYPERF_RECORD="$tmp/direct" 2>/dev/null)" = 0 ] &&
 		ok "$shim_name's entries copy by themselves where the $isa ladder is chosen ($ladder by default here), not with another variant or recording" ||
-		bad "$shim_name's entries' byte: $(direct) by default, $(direct COPYPERF_ISA="$isa") for $isa, $(direct COPYPERF_ISA=generic) for generic, $(direct COPYPERF_ISA="$isa" COPYPERF_RECORD="$tmp/direct" 2>/dev/null) recording (want $ladder, 1, 0, 0)"
+		bad "$shim_name's entries' gates: $(direct) by default, $(direct COPYPERF_ISA="$isa") for $isa, $(direct COPYPERF_ISA=generic) for generic, $(direct COPYPERF_ISA="$isa" COPYPERF_RECORD="$tmp/direct" 2>/dev/null) recording (want $ladder, 1, 0, 0)"
 	rm -f "$tmp"/direct.*
+	gates_shut_refused "$isa"
 	exports=$(nm -D --defined-only "$shim_so" | awk '{ print $3 }' | sort | tr '\n' ' ')
 	[ "$exports" = "__memcpy_chk __memmove_chk __mempcpy __mempcpy_chk memcpy memmove mempcpy " ] &&
 		ok "$shim_name exports the seven names it replaces, no more" || bad "$shim_name exports: $exports"
