@@ -14,12 +14,16 @@
  * otherwise they jump to the routine the library chose, or, while calls are
  * recorded, to copyperf_preload_memcpy and copyperf_preload_memmove below.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include "copyperf.h"
 #include "record.h"
+#include "text.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define HIDDEN __attribute__((visibility("hidden")))
@@ -102,45 +106,85 @@ EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t 
 extern const copyperf_copy_fn copyperf_preload_direct_copy HIDDEN;
 
 /*
- * Each of those entries' gate, then zeros: where the entry starts, shut (a
- * jump to its way out); its first instruction, in 8 bytes; and the bits of
- * the entry's first 8 bytes, read as one quadword, that are that
- * instruction's once the gate is open.
+ * Each of those entries' gate, then zeros: where the entry starts; its first
+ * instruction, in 8 bytes; and, in the entry's first 8 bytes read as one
+ * quadword, the bits of the gate while shut (a jump to the way out) and the
+ * mask of the gate's bits, which the instruction's take once it is open.
+ * x86-64 lays entries out so (lib/x86_64/blocks.inc, LADDER_ENTRY and GATE):
+ * a processor that needs its instruction cache flushed after a store to code
+ * would need that here too.
  */
 struct preload_gate {
 	unsigned char *entry;
 	const unsigned char *open;
+	uint64_t shut;
 	uint64_t bits;
 };
 extern const struct preload_gate copyperf_preload_gates[] HIDDEN;
 
 /*
- * Opens each gate: its page writable while the bytes are written, and
- * executable throughout, since this code may lie in it. Where the system
- * refuses a page both writable and executable, the gates stay shut and the
- * entries still copy, through the routine the library chose. An entry starts
- * a line, and its first 8 bytes change in one aligned store: a thread that
- * runs the entry meanwhile takes the jump or the instruction, either of them
- * right.
+ * Whether the calling thread is the process's only one (/proc/self/status):
+ * no other thread can then be running an entry while its gate changes, which
+ * a processor fetching instructions gives no promise about. False where it
+ * cannot tell.
+ */
+static bool only_thread(void)
+{
+	char buf[4096];
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	ssize_t len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	const char *threads;
+
+	if (fd >= 0)
+		close(fd);
+	if (len <= 0)
+		return false;
+	buf[len] = '\0';
+	threads = strstr(buf, "\nThreads:");
+	return threads != NULL && strncmp(threads + 9, "\t1\n", 3) == 0;
+}
+
+/* One line on stderr: the shim's code left writable and executable, and why. */
+static void say_left_writable(int err)
+{
+	char msg[256], *p = msg, *const limit = msg + sizeof(msg) - 2;
+
+	p = copyperf_text_put(p, limit, "copyperf: preload shim: a page of its code left writable: ");
+	p = copyperf_text_put(p, limit, strerror(err));
+	*p++ = '\n';
+	if (write(STDERR_FILENO, msg, (size_t)(p - msg)) < 0)
+		return; /* nowhere left to report it */
+}
+
+/*
+ * Opens each gate that is shut as the table says: its page writable while
+ * the bytes are written, and executable throughout, since this code may lie
+ * in it. Where the system refuses a page both writable and executable, or
+ * other threads run already, the gates stay shut and the entries still copy,
+ * through the routine the library chose. An entry starts a line, so its
+ * first 8 bytes change in one aligned store within one page.
  */
 static void open_gates(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
 
-	if (page <= 0)
+	if (page <= 0 || !only_thread())
 		return;
 	for (const struct preload_gate *g = copyperf_preload_gates; g->entry != NULL; g++) {
 		void *start = (void *)((uintptr_t)g->entry & ~((uintptr_t)page - 1));
 		uint64_t now, open;
 
-		if ((uintptr_t)g->entry % sizeof(now) != 0 ||
+		__builtin_memcpy(&now, g->entry, sizeof(now));
+		if ((uintptr_t)g->entry % sizeof(now) != 0 || (now & g->bits) != g->shut ||
 		    mprotect(start, (size_t)page, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
 			return;
-		__builtin_memcpy(&now, g->entry, sizeof(now));
 		__builtin_memcpy(&open, g->open, sizeof(open));
 		__atomic_store_n((uint64_t *)(void *)g->entry, (now & ~g->bits) | (open & g->bits),
 				 __ATOMIC_RELAXED);
-		(void)mprotect(start, (size_t)page, PROT_READ | PROT_EXEC);
+		if (mprotect(start, (size_t)page, PROT_READ | PROT_EXEC) != 0) {
+			say_left_writable(errno);
+			return;
+		}
 	}
 }
 #endif
@@ -150,7 +194,8 @@ static void open_gates(void)
  * recorded and the library has chosen the routine the architecture's entries
  * are (its ifunc resolved: COPYPERF_ISA and the CPU as for every other
  * caller), those entries may copy by themselves. Before this runs, calls that
- * other constructors make take the C entries.
+ * other constructors make go through the shut gates to the routine the
+ * library chose.
  */
 __attribute__((constructor)) static void preload_setup(void)
 {

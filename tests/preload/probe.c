@@ -3,9 +3,11 @@
  * The program test-preload runs with and without libcopyperf-preload.so:
  * memcpy, memmove and mempcpy over many sizes, offsets and overlaps, printing
  * a checksum of each result, so any difference shows.  With --where it prints
- * which object the three symbols resolve to instead; with --byte OFFSET the
- * byte at OFFSET (hexadecimal, as nm prints a symbol's value) into the object
- * memcpy resolves to, after its constructors have run. With
+ * which object the three symbols resolve to instead; with --bytes OFFSET...
+ * the 8 bytes at each OFFSET (hexadecimal, as nm prints a symbol's value)
+ * into the object memcpy resolves to, after its constructors have run; with
+ * --writable-code the lines of /proc/self/maps both writable and executable.
+ * With
  * --refuse-exec-gain PROGRAM ARGS... it runs PROGRAM where no mapping may
  * become both writable and executable (PR_SET_MDWE), or exits with status 3
  * where the kernel has no such setting.
@@ -67,19 +69,49 @@ static int where(void)
 	return 0;
 }
 
-/* The byte at offset (hexadecimal) into the object memcpy resolves to, as a number. */
-static int byte_at(const char *offset)
+/* The 8 bytes at each offset (hexadecimal) into the object memcpy resolves to, in hexadecimal. */
+static int bytes_at(char **offsets)
 {
 	Dl_info info;
-	char *end;
-	unsigned long off = strtoul(offset, &end, 16);
 	void *sym = dlsym(RTLD_DEFAULT, "memcpy");
 
-	if (*offset == '\0' || *end || sym == NULL || !dladdr(sym, &info) || info.dli_fbase == NULL) {
-		fprintf(stderr, "probe: %s: not an offset into memcpy's object\n", offset);
+	if (sym == NULL || !dladdr(sym, &info) || info.dli_fbase == NULL) {
+		fprintf(stderr, "probe: memcpy's object not found\n");
 		return 2;
 	}
-	printf("%u\n", *((const unsigned char *)info.dli_fbase + off));
+	for (; *offsets != NULL; offsets++) {
+		char *end;
+		unsigned long off = strtoul(*offsets, &end, 16);
+		const unsigned char *p = (const unsigned char *)info.dli_fbase + off;
+
+		if (**offsets == '\0' || *end) {
+			fprintf(stderr, "probe: %s: not an offset into memcpy's object\n", *offsets);
+			return 2;
+		}
+		for (int i = 0; i < 8; i++)
+			printf("%02x", p[i]);
+		putchar('\n');
+	}
+	return 0;
+}
+
+/* The mappings of this process that are both writable and executable, as /proc/self/maps has them. */
+static int writable_code(void)
+{
+	char line[4096];
+	FILE *maps = fopen("/proc/self/maps", "r");
+
+	if (maps == NULL) {
+		perror("probe: /proc/self/maps");
+		return 2;
+	}
+	while (fgets(line, sizeof(line), maps) != NULL) {
+		const char *perms = strchr(line, ' ');
+
+		if (perms != NULL && perms[2] == 'w' && perms[3] == 'x')
+			fputs(line, stdout);
+	}
+	fclose(maps);
 	return 0;
 }
 
@@ -101,8 +133,10 @@ int main(int argc, char **argv)
 		return refusing_exec_gain(argv + 2);
 	if (argc > 1 && strcmp(argv[1], "--where") == 0)
 		return where();
-	if (argc > 2 && strcmp(argv[1], "--byte") == 0)
-		return byte_at(argv[2]);
+	if (argc > 2 && strcmp(argv[1], "--bytes") == 0)
+		return bytes_at(argv + 2);
+	if (argc == 2 && strcmp(argv[1], "--writable-code") == 0)
+		return writable_code();
 	for (size_t n = 1; n <= BUF; n = n < 300 ? n + 1 : n * 3 / 2 + 1) {
 		unsigned off = (unsigned)(n * 7 % 64), off2 = (unsigned)(n * 13 % 64);
 		unsigned char *end;

@@ -88,23 +88,27 @@ checked "recording" COPYPERF_RECORD=checked
 	bad "libcheck's calls through the shim while recording: files $(ls -A "$rec" | tr '\n' ' ')"
 rm -rf "$rec"
 # Where the architecture lays out the shim's entries, whether they copy by themselves: their gates
-# open, memcpy's and memmove's first bytes no longer their jumps' (0xeb), where the library chose
-# the AVX-512 ladder and nothing is recorded.
+# open, the first 8 bytes of memcpy and of memmove those of the library's ladder, $ladder_fn, in
+# the shim, where the library chose that ladder and nothing is recorded; shut, a 2-byte jump
+# (0xeb) first.
 # direct [VAR=VALUE...]: in a program run under the shim $shim_so, or $so, 1 where both gates are
-# open, 0 where both are shut.
+# open, 0 where both are shut; and no page of its left both writable and executable.
 direct() {
 	in=${shim_so:-$so} gates=
-	for fn in memcpy memmove; do
-		first=$(run env "$@" LD_PRELOAD="$in" "$probe_path" --byte "$(nm "$in" | awk -v fn="$fn" '$3 == fn { print $1 }')")
-		case $first in
-		235) gates=${gates}0 ;;
-		[0-9]*) gates=${gates}1 ;;
-		*) gates=${gates}? ;;
+	at=$(nm "$in" | awk -v fn="$ladder_fn" '$3 == "memcpy" || $3 == "memmove" || $3 == fn { print $3, $1 }' |
+		sort | awk '{ print $2 }')
+	bytes=$(run env "$@" LD_PRELOAD="$in" "$probe_path" --bytes $at)
+	lib_bytes=$(printf '%s\n' "$bytes" | sed -n 1p)
+	for entry in $(printf '%s\n' "$bytes" | sed -n '2,3p'); do
+		case $entry in
+		eb*) gates=${gates}0 ;;
+		"$lib_bytes") gates=${gates}1 ;;
+		*) gates="$gates($entry, not $lib_bytes)" ;;
 		esac
 	done
+	wx=$(run env "$@" LD_PRELOAD="$in" "$probe_path" --writable-code)
 	case $gates in
-	11) echo 1 ;;
-	00) echo 0 ;;
+	11 | 00) [ -z "$wx" ] && echo "${gates%?}" || echo "pages writable and executable: $wx" ;;
 	*) echo "memcpy's and memmove's gates $gates" ;;
 	esac
 }
@@ -112,7 +116,8 @@ direct() {
 # (PR_SET_MDWE), the gates of the shim $shim_so, or $so, stay shut with the ISA ladder chosen, and
 # its memcpy and memmove pass libcheck through the routine the library chose.
 gates_shut_refused() {
-	if ! "$probe_path" --refuse-exec-gain true 2>/dev/null; then
+	"$probe_path" --refuse-exec-gain true 2>/dev/null
+	if [ $? -eq 3 ]; then
 		echo "note: ${shim_name:-the shim} where no page may be writable and executable: not checked, the kernel has no PR_SET_MDWE"
 		return
 	fi
@@ -128,6 +133,7 @@ gates_shut_refused() {
 }
 direct_at=$(nm "$so" | awk '$3 == "copyperf_preload_gates" { print $1 }')
 if [ -n "$direct_at" ]; then
+	ladder_fn=copyperf_memmove_avx512
 	if on_this_cpu avx512; then ladder=1; else ladder=0; fi
 	[ "$(direct)" = "$ladder" ] && [ "$(direct COPYPERF_ISA=avx512)" = "$ladder" ] &&
 		[ "$(direct COPYPERF_ISA=avx2)" = 0 ] && [ "$(direct COPYPERF_ISA=generic)" = 0 ] &&
@@ -149,7 +155,7 @@ for spec in "$@"; do
 		unset shim_so
 		continue
 	fi
-	shim_name="the $level shim"
+	shim_name="the $level shim" ladder_fn=copyperf_memmove_$isa
 	rec=$tmp/rec && mkdir "$rec"
 	checked "as they copy by default"
 	checked "COPYPERF_ISA=$isa" COPYPERF_ISA="$isa"
