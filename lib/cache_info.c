@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Linux's sysfs view of a CPU's caches, with open/read only: see cache_info.h. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cache_info.h"
 #include "text.h"
 
@@ -55,20 +53,12 @@ static size_t cpu_list_count(const char *s)
 static int read_attr(unsigned long cpu, unsigned long i, const char *name, char *buf, size_t len)
 {
 	char path[128], *const end = path + sizeof(path) - 1, *p;
-	ssize_t got;
-	int fd;
 
 	p = copyperf_text_put_uint(copyperf_text_put(path, end, "/sys/devices/system/cpu/cpu"), end, cpu);
 	p = copyperf_text_put_uint(copyperf_text_put(p, end, "/cache/index"), end, i);
 	copyperf_text_put(copyperf_text_put(p, end, "/"), end, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (copyperf_text_read(path, buf, len))
 		return -1;
-	got = read(fd, buf, len - 1);
-	close(fd);
-	if (got <= 0)
-		return -1;
-	buf[got] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }

@@ -15,7 +15,6 @@
  * recorded, to copyperf_preload_memcpy and copyperf_preload_memmove below.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -131,15 +130,10 @@ extern const struct preload_gate copyperf_preload_gates[] HIDDEN;
 static bool only_thread(void)
 {
 	char buf[4096];
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-	ssize_t len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 	const char *threads;
 
-	if (fd >= 0)
-		close(fd);
-	if (len <= 0)
+	if (copyperf_text_read("/proc/self/status", buf, sizeof(buf)))
 		return false;
-	buf[len] = '\0';
 	threads = strstr(buf, "\nThreads:");
 	return threads != NULL && strncmp(threads + 9, "\t1\n", 3) == 0;
 }

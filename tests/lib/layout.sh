@@ -187,15 +187,15 @@ if [ -n "$shim" ]; then
 		avx512_entry "$shim" "$fn" "$body"
 	done
 fi
-# The AVX2 and SSE2 shims: the vector's width from the entry's first size test.
+# The AVX2 and SSE2 shims: the vector's width from the entry's first size test (vec_entry's v),
+# which names the library's ladder to compare.
 for level_shim in "$@"; do
 	in=$level_shim
 	name="the $(basename "$(dirname "$level_shim")") shim"
 	for fn in memcpy memmove; do
 		body=$(body_of "$fn" "$level_shim")
-		v=$(printf '%s\n' "$body" | awk '$2 == "cmp" && $3 ~ /,%rdx$/ { print $3; exit }')
-		gate_first "$name" "$fn" "copyperf_memmove_$([ "$v" = '$0x20,%rdx' ] && echo avx2 || echo sse2)"
 		vec_entry "$name" "$fn"
+		gate_first "$name" "$fn" "copyperf_memmove_$([ "$v" = 0x20 ] && echo avx2 || echo sse2)"
 	done
 done
 exit $status
