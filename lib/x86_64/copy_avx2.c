@@ -8,6 +8,7 @@
 #define VEC_STOREA(p, v) _mm256_store_si256((__m256i *)(p), (v))
 #define VEC_STREAM(p, v) _mm256_stream_si256((__m256i *)(p), (v))
 #define VEC_FORWARD copyperf_x86_forward_avx2
+#define VEC_BACKWARD copyperf_x86_backward_avx2
 #include "vec_copy.h"
 
 LARGE void *copyperf_x86_avx2_memcpy_large(void *dst, const void *src, size_t n)

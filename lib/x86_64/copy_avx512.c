@@ -11,8 +11,9 @@
 #define VEC_STOREU(p, v) _mm512_storeu_si512((void *)(p), (v))
 #define VEC_STOREA(p, v) _mm512_store_si512((void *)(p), (v))
 #define VEC_STREAM(p, v) _mm512_stream_si512((void *)(p), (v))
-/* The loop: 64-byte vectors or 32-byte ones, as the tuning says (tuning.c). */
+/* The loops: 64-byte vectors or 32-byte ones, as the tuning says (tuning.c). */
 #define VEC_FORWARD copyperf_x86_forward_avx512_tuned
+#define VEC_BACKWARD copyperf_x86_backward_avx512_tuned
 #include "vec_copy.h"
 
 LARGE void *copyperf_x86_avx512_memcpy_large(void *dst, const void *src, size_t n)

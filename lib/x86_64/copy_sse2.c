@@ -8,6 +8,7 @@
 #define VEC_STOREA(p, v) _mm_store_si128((__m128i *)(p), (v))
 #define VEC_STREAM(p, v) _mm_stream_si128((__m128i *)(p), (v))
 #define VEC_FORWARD copyperf_x86_forward_sse2
+#define VEC_BACKWARD copyperf_x86_backward_sse2
 #include "vec_copy.h"
 
 LARGE void *copyperf_x86_sse2_memcpy_large(void *dst, const void *src, size_t n)

@@ -6,7 +6,7 @@
  * VEC_LOAD/STOREU/STOREA/STREAM operations and VEC_FORWARD, and its two
  * large copies from copy_large: 'rep movsb' in its window, else non-temporal
  * stores from their threshold (disjoint buffers only, both), else a 4-vector
- * loop with the destination aligned, forward (forward_loop.S) or backward.
+ * loop with the destination aligned, forward or backward (loops.S).
  */
 #include <immintrin.h>
 #include <stdint.h>
@@ -40,42 +40,9 @@ VEC_INLINE void copy_4vec_aligned(unsigned char *d, const unsigned char *s, int 
 }
 
 /*
- * The forward loop past the blocks (forward_loop.S): the including file
- * defines VEC_FORWARD(d, s, n), one that takes any n > 8V.
+ * The loops past the blocks (loops.S): the including file defines
+ * VEC_FORWARD(d, s, n) and VEC_BACKWARD(d, s, n), each for any n > 8V.
  */
-/* Copies 8V < n bytes backward, for dst above src when they overlap. Returns dst. */
-static VEC_FN void *copy_backward(unsigned char *d, const unsigned char *s, size_t n)
-{
-	vec_t h0 = VEC_LOAD(s), h1 = VEC_LOAD(s + V);
-	vec_t h2 = VEC_LOAD(s + 2 * V), h3 = VEC_LOAD(s + 3 * V);
-	vec_t last = VEC_LOAD(s + n - V);
-	unsigned char *const end = d + n;
-	size_t skew = (uintptr_t)end & (V - 1);
-	unsigned char *p = end - skew;
-	const unsigned char *q = s + n - skew;
-
-	/* At this point: p is vector aligned; [p, end) is last's, the first 4V the head's. */
-	while (p > d + 4 * V) {
-		vec_t a, b, c, e;
-
-		p -= 4 * V;
-		q -= 4 * V;
-		a = VEC_LOAD(q);
-		b = VEC_LOAD(q + V);
-		c = VEC_LOAD(q + 2 * V);
-		e = VEC_LOAD(q + 3 * V);
-		VEC_STOREA(p + 3 * V, e);
-		VEC_STOREA(p + 2 * V, c);
-		VEC_STOREA(p + V, b);
-		VEC_STOREA(p, a);
-	}
-	VEC_STOREU(d, h0);
-	VEC_STOREU(d + V, h1);
-	VEC_STOREU(d + 2 * V, h2);
-	VEC_STOREU(d + 3 * V, h3);
-	VEC_STOREU(end - V, last);
-	return d;
-}
 
 /*
  * The non-temporal copy of whole 4-page blocks from a line-aligned d: four
@@ -202,7 +169,7 @@ VEC_INLINE void *copy_large(unsigned char *d, const unsigned char *s, size_t n, 
 	const struct x86_tuning *t = &copyperf_x86_tuning;
 	uintptr_t ahead = (uintptr_t)d - (uintptr_t)s; /* < n: dst overlaps src from above */
 	if (is_move && ahead < n)
-		return ahead ? copy_backward(d, s, n) : d;
+		return ahead ? VEC_BACKWARD(d, s, n) : d;
 	/*
 	 * Below the string copy's window (and so below the non-temporal threshold,
 	 * never under it) the loop, by one test, the sizes most calls have; in the

@@ -183,13 +183,16 @@ void *copyperf_x86_avx512_memcpy_large(void *dst, const void *src, size_t n);
 void *copyperf_x86_avx512_memmove_large(void *dst, const void *src, size_t n);
 
 /*
- * The forward loops of the large copies, n > 8 vectors (forward_loop.S);
- * _avx512_tuned: 64-byte vectors where loop_vec is 64, else 32.
+ * The loops of the large copies, n > 8 vectors (loops.S); _avx512_tuned:
+ * 64-byte vectors where loop_vec is 64, else 32.
  */
 void *copyperf_x86_forward_sse2(unsigned char *d, const unsigned char *s, size_t n);
 void *copyperf_x86_forward_avx2(unsigned char *d, const unsigned char *s, size_t n);
 void *copyperf_x86_forward_avx512(unsigned char *d, const unsigned char *s, size_t n);
 void *copyperf_x86_forward_avx512_tuned(unsigned char *d, const unsigned char *s, size_t n);
+void *copyperf_x86_backward_sse2(unsigned char *d, const unsigned char *s, size_t n);
+void *copyperf_x86_backward_avx2(unsigned char *d, const unsigned char *s, size_t n);
+void *copyperf_x86_backward_avx512_tuned(unsigned char *d, const unsigned char *s, size_t n);
 
 /*
  * The AVX-512 entries' page test, for the unit test (copy_avx512_ladder.S): 1

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * memmove with overlapping buffers: every delta -70..+70 at sizes 0..260,
- * then deltas of 1, 63, 64, 4095, 4096 and 4097 each way at sizes that take
- * the large-copy paths.  The expected image is built with a copy between
- * separate buffers, so it does not depend on any memmove.
+ * then deltas of 1, 63, 64, 4000, 4095, 4096 and 4097 each way at sizes that
+ * take the large-copy paths (4000 down: a destination below the source within
+ * the copy, yet just past it modulo 4 KiB, where the loop must still go
+ * forward).  The expected image is built with a copy between separate
+ * buffers, so it does not depend on any memmove.
  */
 #include <string.h>
 #include "check.h"
@@ -56,7 +58,7 @@ static int one(const struct subject *s, const struct window *w, size_t n, long d
 
 int check_overlaps(const struct subject *s)
 {
-	static const long large_deltas[] = { 1, 63, 64, 4095, 4096, 4097 };
+	static const long large_deltas[] = { 1, 63, 64, 4000, 4095, 4096, 4097 };
 	static const unsigned aligns[] = { 0, 1, 15, 31, 32, 63 };
 	const struct window *w = window();
 	int bad = 0;
