@@ -163,7 +163,7 @@ FORWARD copyperf_x86_forward_avx512, copyperf_x86_backward_avx512, 64, vmovdqu64
 ENTRY copyperf_x86_forward_avx512_tuned
 	cmpq	$64, copyperf_x86_tuning+X86_TUNING_LOOP_VEC(%rip)
 	je	copyperf_x86_forward_avx512
-	FORWARD_BODY copyperf_x86_backward_avx512_tuned, 32, vmovdqu64, vmovdqa64, \
+	FORWARD_BODY copyperf_x86_backward_avx512_32, 32, vmovdqu64, vmovdqa64, \
 	%ymm16, %ymm17, %ymm18, %ymm19, %ymm20, %ymm21, %ymm22, %ymm23, %ymm24, ret
 END copyperf_x86_forward_avx512_tuned
 
@@ -174,7 +174,10 @@ BACKWARD copyperf_x86_backward_avx2, 32, vmovdqu, vmovdqa, \
 BACKWARD copyperf_x86_backward_avx512, 64, vmovdqu64, vmovdqa64, \
 	%zmm16, %zmm17, %zmm18, %zmm19, %zmm20, %zmm21, %zmm22, %zmm23, %zmm24, ret
 
-/* The backward loop of the width the AVX-512 variants' tuning chose, as above. */
+/*
+ * The backward loop of the width the AVX-512 variants' tuning chose, for the
+ * C copy; the forward loop above, past its own test, jumps to its width's.
+ */
 ENTRY copyperf_x86_backward_avx512_tuned
 	cmpq	$64, copyperf_x86_tuning+X86_TUNING_LOOP_VEC(%rip)
 	je	copyperf_x86_backward_avx512
