@@ -35,6 +35,7 @@
  *     first, while more than four vectors remain above the start.
  *  4. Store the head, then the tail.
  */
+#include "alias_span.h"
 #include "blocks.inc"
 
 /*
@@ -52,7 +53,7 @@ END \name
 	mov	%rdi, %rcx
 	sub	%rsi, %rcx			/* how far the destination lies past the source */
 	lea	-1(%rcx), %r9
-	and	$4095, %r9d
+	and	$X86_ALIAS_SPAN - 1, %r9d
 	cmp	$8*\w - 1, %r9d
 	jb	3f				/* 1 to 8w - 1 bytes past it, modulo 4 KiB */
 0:	mov	%rdi, %rax

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../internal.h"
+#include "alias_span.h"
 #include "tuning_layout.h"
 
 /*
@@ -116,7 +117,6 @@ static inline bool x86_rep_movsb_takes(const struct x86_tuning *t, size_t n)
  * 63 of 4096 relative placements to the loop, which elsewhere would cost at
  * most what the loop and the string copy differ by.
  */
-#define X86_ALIAS_SPAN 4096u /* the distance counts modulo this: the address bits below a page */
 #define X86_ALIAS_NEAR 64u   /* from a line ahead the string copy runs at its speed again */
 static inline bool x86_rep_movsb_aliased(uintptr_t ahead)
 {
