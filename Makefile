@@ -291,13 +291,15 @@ test-deps:
 	@scripts/ensure-packages.sh $(sort $(TEST_PACKAGES))
 
 # The suites in $(1), one after the other, so their output stays readable; a failing suite
-# does not stop the others, and the last line counts them.
+# does not stop the others. Each suite ends with its verdict and its wall time, so a slow
+# gate shows which suite to look at, and the last line counts them.
 define run_suites
 	@passed=0; failed=0; failures=; \
 	for s in $(1); do \
-		echo "==== make $$s"; \
-		if $(MAKE) --no-print-directory $$s; then passed=$$((passed + 1)); \
-		else failed=$$((failed + 1)); failures="$$failures $$s"; fi; \
+		echo "==== make $$s"; start=$$(date +%s); \
+		if $(MAKE) --no-print-directory $$s; then passed=$$((passed + 1)); verdict=passed; \
+		else failed=$$((failed + 1)); failures="$$failures $$s"; verdict=FAILED; fi; \
+		echo "==== make $$s: $$verdict in $$(( $$(date +%s) - start )) s"; \
 	done; \
 	[ -z "$$failures" ] || echo "==== failed:$$failures"; \
 	echo "test suites: $$passed passed, $$failed failed"; \
