@@ -90,6 +90,26 @@ TIMED_LOOP bool replay_timed(struct replay *rp, copyperf_copy_fn fn, uint64_t pa
 	return p == passes;
 }
 
+/*
+ * d's n bytes become the complement of s's, a word at a time (d and s apart):
+ * the check below does this for every call it makes, as many bytes as the
+ * call copies.
+ */
+static void complement_into(unsigned char *d, const unsigned char *s, size_t n)
+{
+	size_t k = 0;
+
+	for (; k + sizeof(uint64_t) <= n; k += sizeof(uint64_t)) {
+		uint64_t w;
+
+		memcpy(&w, s + k, sizeof(w));
+		w = ~w;
+		memcpy(d + k, &w, sizeof(w));
+	}
+	for (; k < n; k++)
+		d[k] = (unsigned char)~s[k];
+}
+
 static size_t first_difference(const unsigned char *a, const unsigned char *b, size_t n)
 {
 	size_t k = 0;
@@ -97,6 +117,24 @@ static size_t first_difference(const unsigned char *a, const unsigned char *b, s
 	while (k < n && a[k] == b[k])
 		k++;
 	return k;
+}
+
+/*
+ * The first of the source window's win bytes from s, outside the destination's
+ * window [d, d + win), that no longer holds what was holds: its offset, or win.
+ * Those bytes lie before the destination's window, after it, or both.
+ */
+static size_t source_changed_at(const unsigned char *s, const unsigned char *was,
+				const unsigned char *d, size_t win)
+{
+	size_t below = d <= s ? 0 : (size_t)(d - s) < win ? (size_t)(d - s) : win;
+	size_t above = d + win <= s ? 0 : (size_t)(d + win - s) < win ? (size_t)(d + win - s) : win;
+
+	if (memcmp(s, was, below))
+		return first_difference(s, was, below);
+	if (memcmp(s + above, was + above, win - above))
+		return above + first_difference(s + above, was + above, win - above);
+	return win;
 }
 
 /*
@@ -142,18 +180,15 @@ static bool check_call(struct replay *rp, size_t i, const char *name, copyperf_c
 	 * complement first, where that changes no source byte.
 	 */
 	if (!call_ranges_overlap(c->src, c->dst, n))
-		for (k = 0; k < n; k++)
-			d[GUARD + k] = (unsigned char)~s[GUARD + k];
+		complement_into(d + GUARD, s + GUARD, n);
 	ret = fn(base + c->dst, base + c->src, n);
 	if (ret != base + c->dst)
 		return call_wrong(l, i, name, why, whylen, " returned %p, not the destination", ret);
 	/* Around the source, what the destination's window does not cover is as it was. */
-	if (memcmp(s, rp->source, win))
-		for (k = 0; k < win; k++)
-			if ((s + k < d || s + k >= d + win) && s[k] != rp->source[k])
-				return call_wrong(l, i, name, why, whylen,
-						  " changed the byte at %+ld from the source",
-						  (long)k - GUARD);
+	k = source_changed_at(s, rp->source, d, win);
+	if (k < win)
+		return call_wrong(l, i, name, why, whylen, " changed the byte at %+ld from the source",
+				  (long)k - GUARD);
 	memcpy(rp->before + GUARD, rp->source + GUARD, n); /* what the window must hold now */
 	if (!memcmp(d, rp->before, win))
 		return true;
