@@ -24,10 +24,14 @@ test-warnings:
 			$(addprefix build/werror-$$cc/,$(PRELOAD_HWCAPS)) || exit 1; \
 	done
 
+# The two scripts at once, one a CPU, each to a log printed when both are done.
 test-sanitize-cli: $(SHARED_ROUTINES) $(PRELOAD_SO) $(PROGRAM_COPIER) $(PROGRAM_BROKEN_SHIM)
 	@$(SAN_MAKE) $(SAN_BUILD)/copyperf $(SAN_BUILD)/tests/copyperf-broken
-	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		tests/cli/run.sh $(SAN_BUILD)/copyperf $(SAN_BUILD)/tests/copyperf-broken $(SHARED_ROUTINES)
-	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		tests/program/run.sh $(SAN_BUILD)/copyperf $(PRELOAD_SO) $(PROGRAM_COPIER) \
-		$(PROGRAM_BROKEN_SHIM) $(SHARED_ROUTINES)
+	@export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1; \
+	tests/cli/run.sh $(SAN_BUILD)/copyperf $(SAN_BUILD)/tests/copyperf-broken $(SHARED_ROUTINES) \
+		>$(SAN_BUILD)/cli-tests.log 2>&1 & cli=$$!; \
+	tests/program/run.sh $(SAN_BUILD)/copyperf $(PRELOAD_SO) $(PROGRAM_COPIER) \
+		$(PROGRAM_BROKEN_SHIM) $(SHARED_ROUTINES) >$(SAN_BUILD)/program-tests.log 2>&1; program=$$?; \
+	wait $$cli; cli=$$?; \
+	cat $(SAN_BUILD)/cli-tests.log $(SAN_BUILD)/program-tests.log; \
+	[ $$cli -eq 0 ] && [ $$program -eq 0 ]

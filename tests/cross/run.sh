@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # copyperf on the boards it targets, under qemu-user: each cross target builds from scratch
 # without a warning (the library with clang too), installs, and runs the library's
 # correctness program and a verified copyperf sweep on the CPUs that matter.  On PowerPC
@@ -181,15 +181,10 @@ for t in "$@"; do
 	done
 done
 
-# The qemu-user runs take minutes each: $jobs at a time.
-running=0
+# The qemu-user runs take minutes each: $jobs at a time, the next as soon as one ends.
 while read -r t cpu; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
 	run_on "$t" "$cpu" &
-	running=$((running + 1))
-	if [ "$running" -ge "$jobs" ]; then
-		wait
-		running=0
-	fi
 done <"$tmp/runs"
 wait
 
