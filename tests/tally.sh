@@ -5,6 +5,10 @@
 #   only_clock_note FILE
 #                 FILE (a run's stderr) holds nothing but, where reading the clock is slow
 #                 (under TCG about 1 us), copyperf's note that results were short beside it
+#   only_load_notes FILE ERE
+#                 FILE holds nothing but lines matching ERE and the notes copyperf gives as the
+#                 machine's load or clock has it: results short beside the clock, threads'
+#                 starts lying apart
 # shellcheck shell=sh
 passed=0
 failed=0
@@ -22,5 +26,10 @@ tally() {
 }
 only_clock_note() {
 	! grep -v '^copyperf: note: .* results took under .* reading the clock costs here: .* raise --total$' "$1" |
+		grep -q .
+}
+only_load_notes() {
+	! grep -v -E -e '^copyperf: note: .* results took under .* reading the clock costs here: .* raise --total$' \
+		-e "^copyperf: note: in [0-9]+ measurements the threads' starts still lay " -e "$2" "$1" |
 		grep -q .
 }
