@@ -58,8 +58,9 @@ const char *copyperf_describe(void)
 	if (t->rep_movsb_step)
 		describe_size(&p, end, ", its first line by vectors from", t->rep_movsb_step,
 			      from->rep_step_from);
-	if (t->rep_movsb_min < t->rep_movsb_max)
-		append(&p, end, " but never to a destination 1-63 B past the source modulo 4 KiB");
+	if (t->rep_movsb_min < t->rep_movsb_max && t->rep_movsb_near > 1)
+		append(&p, end, " but never to a destination 1-%zu B past the source modulo 4 KiB (%s)",
+		       t->rep_movsb_near - 1, origin(from->rep_near_from));
 	if (t->rep_movsb_aligned < t->rep_movsb_min) {
 		describe_size(&p, end, ", and from", t->rep_movsb_aligned, from->rep_aligned_from);
 		append(&p, end, " where source and destination share their offset in a line");

@@ -32,9 +32,12 @@
  *   CPU copying from the LLC. Where both lie at the same offset in their
  *   lines 'rep movsb' writes whole lines without reading them, and wins from
  *   memory from a page up: from a page up for those.
- * - Never 'rep movsb' to a destination 1-63 bytes past the source within
- *   4 KiB, on any processor (x86_rep_movsb_aliased, x86_copy.h): Zen 4's
- *   string copy is far slower there than the vector loop.
+ * - No 'rep movsb' to a destination 1-63 bytes past the source within 4 KiB
+ *   (x86_rep_movsb_aliased, x86_copy.h) but from AMD family 0x1a: Zen 4's
+ *   string copy is far slower there than the vector loop, and the rule stays
+ *   on processors not measured otherwise. Zen 5's runs at its speed there,
+ *   where the loop, whose loads each span two lines once its stores are
+ *   aligned, falls behind it.
  * - Each CPU's part of the LLC counts at most LLC_PER_CPU_MAX: a guest is
  *   told its host's whole L3 as if its own CPUs alone shared it, and without
  *   the cap no copy such a guest makes would ever stream.
@@ -52,6 +55,7 @@
 #define RULE_NT_THRESHOLD(r) ((r)->llc_counted ? (r)->llc_counted / 2 : (size_t)8 << 20)
 #define RULE_NT_STREAMS(f) (!(f)->amd_family ? (size_t)4 : x86_amd_zen4(f) ? (size_t)1 : (size_t)2)
 #define RULE_REP_MOVSB_STEP(f) ((f)->amd_family >= 0x1a ? (size_t)16384 : 0)
+#define RULE_REP_MOVSB_NEAR(f) ((f)->amd_family >= 0x1a ? (size_t)0 : (size_t)64)
 #define RULE_LOOP_VEC(f) ((f)->amd_family == 0x19 ? (size_t)32 : (size_t)64)
 #define RULE_REP_MOVSB_MIN(f) \
 	((f)->amd_family == 0x19 ? (size_t)64 << 10 : (size_t)sysconf(_SC_PAGESIZE))
@@ -235,6 +239,22 @@ static void env_choice(const char *name, const size_t *allowed, size_t *out,
 	*from = FROM_ENV;
 }
 
+/* A distance within 4 KiB, 0 to 4096: *out and *from set if the variable holds one. */
+static void env_near(const char *name, size_t *out, enum tuning_origin *from)
+{
+	size_t v;
+	const char *text = env_size(name, &v);
+
+	if (text == NULL)
+		return;
+	if (v > X86_ALIAS_SPAN) {
+		copyperf_env_warn(name, text, "more than 4096 (a distance within 4 KiB); ignored");
+		return;
+	}
+	*out = v;
+	*from = FROM_ENV;
+}
+
 void copyperf_x86_tuning_compute(const struct x86_features *f, struct x86_tuning_report *r)
 {
 	struct cache_view c = { 0 };
@@ -260,10 +280,11 @@ void copyperf_x86_tuning_compute(const struct x86_features *f, struct x86_tuning
 	r->t.nt_streams = RULE_NT_STREAMS(f);
 	r->t.rep_movsb_step = RULE_REP_MOVSB_STEP(f);
 	r->t.loop_vec = RULE_LOOP_VEC(f);
+	r->t.rep_movsb_near = RULE_REP_MOVSB_NEAR(f);
 	if (!f->erms) /* without ERMS the string copy is microcode byte moves: never */
 		r->t.rep_movsb_min = r->t.rep_movsb_max = r->t.rep_movsb_aligned = 0;
 	r->rep_min_from = r->rep_max_from = r->rep_aligned_from = r->nt_from = r->nt_streams_from =
-		r->rep_step_from = r->loop_vec_from = FROM_MACHINE;
+		r->rep_step_from = r->loop_vec_from = r->rep_near_from = FROM_MACHINE;
 	if (env_size("COPYPERF_REP_MOVSB_MIN", &r->t.rep_movsb_min))
 		r->rep_min_from = FROM_ENV;
 	if (env_size("COPYPERF_REP_MOVSB_MAX", &r->t.rep_movsb_max))
@@ -278,6 +299,7 @@ void copyperf_x86_tuning_compute(const struct x86_features *f, struct x86_tuning
 		   &r->loop_vec_from);
 	if (env_size("COPYPERF_REP_MOVSB_STEP", &r->t.rep_movsb_step))
 		r->rep_step_from = FROM_ENV;
+	env_near("COPYPERF_REP_MOVSB_NEAR", &r->t.rep_movsb_near, &r->rep_near_from);
 	/* One window after the other: the copy tests the string copy's first. */
 	if (r->t.rep_movsb_max > r->t.nt_threshold) {
 		r->t.rep_movsb_max = r->t.nt_threshold;

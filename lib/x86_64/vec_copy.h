@@ -185,7 +185,7 @@ VEC_INLINE void *copy_large(unsigned char *d, const unsigned char *s, size_t n, 
 	}
 	if (!is_move || (uintptr_t)s - (uintptr_t)d >= n) { /* disjoint */
 		/* in its window, but never just past the source within 4 KiB */
-		if (x86_rep_movsb_takes(t, n) && !x86_rep_movsb_aliased(ahead)) {
+		if (x86_rep_movsb_takes(t, n) && !x86_rep_movsb_aliased(t, ahead)) {
 			if (n - t->rep_movsb_step < LINE) /* never where the step is 0: n > 8V */
 				return copy_across_step(d, s, n);
 			rep_movsb_forward(d, s, n);

@@ -79,13 +79,14 @@ struct x86_tuning {
 	size_t rep_movsb_step; /* a 'rep movsb' this long starts slower (Zen 5: 16 KiB); 0: none */
 	size_t loop_vec; /* the AVX-512 variant's vector loop moves 64 or 32 bytes a load */
 	size_t nt_streams; /* the non-temporal loop's: 1, 2 (one per half) or 4 (a page apart) */
+	size_t rep_movsb_near; /* no 'rep movsb' to a destination less than this past the source modulo 4 KiB */
 };
 
 _Static_assert(offsetof(struct x86_tuning, loop_max) == X86_TUNING_LOOP_MAX, "tuning_layout.h");
 _Static_assert(offsetof(struct x86_tuning, blocks_max) == X86_TUNING_BLOCKS_MAX, "tuning_layout.h");
 _Static_assert(offsetof(struct x86_tuning, loop_vec) == X86_TUNING_LOOP_VEC, "tuning_layout.h");
 _Static_assert(offsetof(struct x86_tuning, nt_streams) == X86_TUNING_ALIGN,
-	       "every field a copy past the blocks reads in the first line");
+	       "every field a copy below the string copy's window reads in the first line");
 
 extern struct x86_tuning copyperf_x86_tuning;
 
@@ -108,19 +109,16 @@ static inline bool x86_rep_movsb_takes(const struct x86_tuning *t, size_t n)
 
 /*
  * Whether a copy whose destination lies `ahead` bytes past its source (d - s)
- * must not go by 'rep movsb': where the destination lies less than a line past
- * the source within 4 KiB, 1 to 63 bytes modulo 4096, whatever the distance
- * itself. There Zen 4's string copy runs far slower than the vector loop up to
- * 15 bytes and still slower up to 63, as if its loads waited for its own
- * stores, whose addresses they match in the bits below 4 KiB; from a line on,
- * the two run level. Measured on Zen 4, applied on every processor: it sends
- * 63 of 4096 relative placements to the loop, which elsewhere would cost at
- * most what the loop and the string copy differ by.
+ * must not go by 'rep movsb': where the destination lies less than
+ * rep_movsb_near bytes past the source within 4 KiB (1 to 63 modulo 4096 with
+ * the rule's 64), whatever the distance itself. There Zen 4's string copy runs
+ * far slower than the vector loop, as if its loads waited for its own stores,
+ * whose addresses they match in the bits below 4 KiB (tuning.c says on which
+ * processors the rule holds).
  */
-#define X86_ALIAS_NEAR 64u   /* from a line ahead the string copy runs at its speed again */
-static inline bool x86_rep_movsb_aliased(uintptr_t ahead)
+static inline bool x86_rep_movsb_aliased(const struct x86_tuning *t, uintptr_t ahead)
 {
-	return ((ahead - 1) & (X86_ALIAS_SPAN - 1)) < X86_ALIAS_NEAR - 1;
+	return ((ahead - 1) & (X86_ALIAS_SPAN - 1)) + 1 < t->rep_movsb_near;
 }
 
 /*
@@ -149,7 +147,7 @@ enum tuning_origin { FROM_MACHINE, FROM_ENV };
 struct x86_tuning_report {
 	struct x86_tuning t;
 	enum tuning_origin rep_min_from, rep_max_from, rep_aligned_from, nt_from, nt_streams_from,
-		rep_step_from, loop_vec_from;
+		rep_step_from, loop_vec_from, rep_near_from;
 	size_t l1d, l2, llc_share; /* the cache sizes the defaults came from (bytes, 0: unknown) */
 	size_t llc_per_cpu;        /* the LLC over the CPUs that share it */
 	size_t llc_counted;        /* llc_share with each CPU's part capped (tuning.c) */

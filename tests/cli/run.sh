@@ -70,6 +70,7 @@ if [ "$(uname -m)" = x86_64 ]; then
 	env_warning COPYPERF_NT_THRESHOLD=12Q "not a size"
 	env_warning COPYPERF_NT_STREAMS=3 "not 1, 2 or 4; ignored"
 	env_warning COPYPERF_LOOP_VEC=16 "not 32 or 64; ignored"
+	env_warning COPYPERF_REP_MOVSB_NEAR=5000 "more than 4096 (a distance within 4 KiB); ignored"
 	env_warning COPYPERF_REP_MOVSB_MAX=99999999999999999999 "not a size"
 	COPYPERF_ISA=sse2 "$cp" --list 2>"$tmp/err" | grep -q 'x86-64 sse2 variant' && [ ! -s "$tmp/err" ] &&
 		ok || bad "COPYPERF_ISA=sse2 is not the variant in force, or warned: $(cat "$tmp/err")"
@@ -112,15 +113,20 @@ if [ "$(uname -m)" = x86_64 ]; then
 	# The string copy's window ends where non-temporal stores begin, whatever the environment
 	# asks; the step, asked for, is in force.
 	line=$(COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_THRESHOLD=8M COPYPERF_REP_MOVSB_STEP=16K \
-		"$cp" --list | grep -m1 '^# copyperf_memcpy/')
+		COPYPERF_REP_MOVSB_NEAR=64 "$cp" --list | grep -m1 '^# copyperf_memcpy/')
 	case $line in
 	*" below 8388608 B (environment), its first line by vectors from 16384 B (environment) but never"*) ok ;;
 	*) bad "rep movsb window not cut at the non-temporal threshold, or step not in force: $line" ;;
 	esac
 	# Where there is a window, the distances it is never taken at are said; with none, not.
 	case $line in
-	*"rep movsb from "*" (environment) but never to a destination 1-63 B past the source modulo 4 KiB"[,\;]*) ok ;;
+	*"rep movsb from "*" (environment) but never to a destination 1-63 B past the source modulo 4 KiB (environment)"[,\;]*) ok ;;
 	*) bad "the string copy's aliasing rule not said: $line" ;;
+	esac
+	line=$(COPYPERF_REP_MOVSB_NEAR=0 "$cp" --list | grep -m1 '^# copyperf_memcpy/')
+	case $line in
+	*"never to a destination"*) bad "an aliasing rule said with none asked for: $line" ;;
+	*) ok ;;
 	esac
 	line=$(COPYPERF_REP_MOVSB_MAX=0 "$cp" --list | grep -m1 '^# copyperf_memcpy/')
 	case $line in

@@ -18,7 +18,7 @@
 
 static const char *const overrides[] = {
 	"COPYPERF_REP_MOVSB_MIN", "COPYPERF_REP_MOVSB_MAX", "COPYPERF_REP_MOVSB_STEP",
-	"COPYPERF_REP_MOVSB_ALIGNED",
+	"COPYPERF_REP_MOVSB_ALIGNED", "COPYPERF_REP_MOVSB_NEAR",
 	"COPYPERF_NT_THRESHOLD", "COPYPERF_NT_STREAMS", "COPYPERF_LOOP_VEC",
 };
 
@@ -239,7 +239,8 @@ static void test_loop_only_below(void **state)
 
 /*
  * No 'rep movsb' to a destination 1 to 63 bytes past its source within 4 KiB,
- * wherever the two lie: just past, a page and more past, or below.
+ * wherever the two lie (just past, a page and more past, or below), with the
+ * distance of the families that keep the rule; with 0 or 1, none avoided.
  */
 static void test_rep_movsb_aliased(void **state)
 {
@@ -247,12 +248,49 @@ static void test_rep_movsb_aliased(void **state)
 					     (uintptr_t)-4095 };
 	static const uintptr_t allowed[] = { 0, 64, 65, 4095, 4096, 4160, (uintptr_t)-1, (uintptr_t)-63,
 					     (uintptr_t)-4096 };
+	struct x86_tuning rule = { .rep_movsb_near = 64 }, none = { 0 }, one = { .rep_movsb_near = 1 };
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(avoided) / sizeof(avoided[0]); i++)
-		assert_true(x86_rep_movsb_aliased(avoided[i]));
-	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
-		assert_false(x86_rep_movsb_aliased(allowed[i]));
+	for (size_t i = 0; i < sizeof(avoided) / sizeof(avoided[0]); i++) {
+		assert_true(x86_rep_movsb_aliased(&rule, avoided[i]));
+		assert_false(x86_rep_movsb_aliased(&none, avoided[i]));
+		assert_false(x86_rep_movsb_aliased(&one, avoided[i]));
+	}
+	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
+		assert_false(x86_rep_movsb_aliased(&rule, allowed[i]));
+		assert_false(x86_rep_movsb_aliased(&none, allowed[i]));
+	}
+	/* the whole span: every destination but the source's own offset */
+	rule.rep_movsb_near = 4096;
+	assert_true(x86_rep_movsb_aliased(&rule, 4095));
+	assert_false(x86_rep_movsb_aliased(&rule, 8192));
+}
+
+/*
+ * The rule's distance per family, and the environment's: a line on Zen 4, on
+ * Zen 3 and on Intel; none from AMD family 0x1a; 0 to 4096 from the
+ * environment, anything else warned about and ignored.
+ */
+static void test_rep_movsb_near(void **state)
+{
+	struct x86_features zen5 = cpu(0x1a, true);
+	struct x86_tuning_report r;
+
+	(void)state;
+	assert_int_equal(computed(0x19, true).t.rep_movsb_near, 64);
+	assert_int_equal(computed(0, true).t.rep_movsb_near, 64);
+	r = computed(0x1a, true);
+	assert_int_equal(r.t.rep_movsb_near, 0);
+	assert_int_equal(r.rep_near_from, FROM_MACHINE);
+	setenv("COPYPERF_REP_MOVSB_NEAR", "64", 1);
+	copyperf_x86_tuning_compute(&zen5, &r);
+	assert_int_equal(r.t.rep_movsb_near, 64);
+	assert_int_equal(r.rep_near_from, FROM_ENV);
+	setenv("COPYPERF_REP_MOVSB_NEAR", "4097", 1); /* warned about on stderr, then ignored */
+	copyperf_x86_tuning_compute(&zen5, &r);
+	assert_int_equal(r.t.rep_movsb_near, 0);
+	assert_int_equal(r.rep_near_from, FROM_MACHINE);
+	unsetenv("COPYPERF_REP_MOVSB_NEAR");
 }
 
 /*
@@ -302,6 +340,7 @@ int main(void)
 		cmocka_unit_test_setup(test_override, no_overrides),
 		cmocka_unit_test_setup(test_loop_only_below, no_overrides),
 		cmocka_unit_test_setup(test_rep_movsb_aliased, no_overrides),
+		cmocka_unit_test_setup(test_rep_movsb_near, no_overrides),
 		cmocka_unit_test_setup(test_caches_as_sysfs_says, no_overrides),
 	};
 
