@@ -33,8 +33,8 @@ void *copyperf_memmove(void *dst, const void *src, size_t n);
  * One line: the variant copyperf_memcpy/copyperf_memmove use in this process
  * and the thresholds in force (set by COPYPERF_ISA, COPYPERF_REP_MOVSB_MIN,
  * COPYPERF_REP_MOVSB_MAX, COPYPERF_REP_MOVSB_ALIGNED, COPYPERF_REP_MOVSB_STEP,
- * COPYPERF_NT_THRESHOLD, COPYPERF_NT_STREAMS and COPYPERF_LOOP_VEC, read once at
- * load time; the README has their defaults).
+ * COPYPERF_REP_MOVSB_NEAR, COPYPERF_NT_THRESHOLD, COPYPERF_NT_STREAMS and
+ * COPYPERF_LOOP_VEC, read once at load time; the README has their defaults).
  */
 const char *copyperf_describe(void);
 

@@ -29,11 +29,12 @@ $(LIBCHECK): $(LIBCHECK_OBJ) $(LIB_A)
 LIB_ISAS = $(shell scripts/cpu-isas.sh $(ARCH_DIR))
 
 # Each threshold path forced for every size above 8 vectors, so the small sizes reach it (the
-# string copy where source and destination share their offset in a line, too);
+# string copy where source and destination share their offset in a line, too, and in its
+# window the loop for a destination 1-31 B past the source within 4 KiB, the string copy from 32);
 # with each, the overlapping memmoves that go forward take each of the AVX-512 variant's loops
 # (libcheck runs every variant's functions, whichever COPYPERF_ISA picks). Then the machine's
 # thresholds with each AVX-512 loop, which the ladders jump to below the string copy's sizes.
-LIB_FORCED := "COPYPERF_REP_MOVSB_MIN=0 COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_THRESHOLD=1G COPYPERF_REP_MOVSB_STEP=16K COPYPERF_REP_MOVSB_NEAR=0" \
+LIB_FORCED := "COPYPERF_REP_MOVSB_MIN=0 COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_THRESHOLD=1G COPYPERF_REP_MOVSB_STEP=16K COPYPERF_REP_MOVSB_NEAR=32" \
 	"COPYPERF_REP_MOVSB_MIN=1G COPYPERF_REP_MOVSB_MAX=1G COPYPERF_NT_THRESHOLD=1G COPYPERF_REP_MOVSB_ALIGNED=0" \
 	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_STREAMS=1 COPYPERF_LOOP_VEC=32" \
 	"COPYPERF_REP_MOVSB_MAX=0 COPYPERF_NT_THRESHOLD=0 COPYPERF_NT_STREAMS=2 COPYPERF_LOOP_VEC=64" \

@@ -274,10 +274,13 @@ static void test_rep_movsb_aliased(void **state)
 static void test_rep_movsb_near(void **state)
 {
 	struct x86_features zen5 = cpu(0x1a, true);
+	struct x86_features zen3 = { .avx2 = true, .erms = true, .fsrm = true, .amd_family = 0x19,
+				     .amd_model = 0x01 };
 	struct x86_tuning_report r;
 
 	(void)state;
 	assert_int_equal(computed(0x19, true).t.rep_movsb_near, 64);
+	assert_int_equal(computed_for(&zen3).t.rep_movsb_near, 64);
 	assert_int_equal(computed(0, true).t.rep_movsb_near, 64);
 	r = computed(0x1a, true);
 	assert_int_equal(r.t.rep_movsb_near, 0);
@@ -285,6 +288,10 @@ static void test_rep_movsb_near(void **state)
 	setenv("COPYPERF_REP_MOVSB_NEAR", "64", 1);
 	copyperf_x86_tuning_compute(&zen5, &r);
 	assert_int_equal(r.t.rep_movsb_near, 64);
+	assert_int_equal(r.rep_near_from, FROM_ENV);
+	setenv("COPYPERF_REP_MOVSB_NEAR", "4K", 1); /* the whole span, the largest it takes */
+	copyperf_x86_tuning_compute(&zen5, &r);
+	assert_int_equal(r.t.rep_movsb_near, 4096);
 	assert_int_equal(r.rep_near_from, FROM_ENV);
 	setenv("COPYPERF_REP_MOVSB_NEAR", "4097", 1); /* warned about on stderr, then ignored */
 	copyperf_x86_tuning_compute(&zen5, &r);
