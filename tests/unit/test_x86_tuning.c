@@ -73,6 +73,7 @@ static void test_intel(void **state)
 	assert_int_equal(r.t.loop_vec, 64);
 	assert_int_equal(r.t.nt_streams, 4);
 	assert_int_equal(r.t.rep_movsb_step, 0);
+	assert_int_equal(r.t.rep_movsb_near, 64);
 	assert_int_equal(r.t.rep_movsb_min, (size_t)sysconf(_SC_PAGESIZE));
 	assert_int_equal(r.t.rep_movsb_aligned, r.t.rep_movsb_min);
 }
@@ -90,6 +91,7 @@ static void test_zen4(void **state)
 	assert_int_equal(r.t.loop_vec, 32);
 	assert_int_equal(r.t.nt_streams, 1);
 	assert_int_equal(r.t.rep_movsb_step, 0);
+	assert_int_equal(r.t.rep_movsb_near, 64);
 	assert_int_equal(r.t.rep_movsb_min, (size_t)64 << 10);
 	assert_int_equal(r.t.rep_movsb_aligned, (size_t)sysconf(_SC_PAGESIZE));
 	if (r.l2 && r.l2 < r.t.nt_threshold)
@@ -110,6 +112,7 @@ static void test_zen3(void **state)
 
 	(void)state;
 	assert_int_equal(r.t.nt_streams, 2);
+	assert_int_equal(r.t.rep_movsb_near, 64);
 	assert_int_equal(r.t.rep_movsb_min, (size_t)64 << 10);
 	assert_int_equal(r.t.rep_movsb_aligned, (size_t)sysconf(_SC_PAGESIZE));
 	for (size_t i = 0; i < sizeof(zen3) / sizeof(zen3[0]); i++) {
@@ -133,6 +136,8 @@ static void test_zen5(void **state)
 	assert_int_equal(r.t.loop_vec, 64);
 	assert_int_equal(r.t.nt_streams, 2);
 	assert_int_equal(r.t.rep_movsb_step, 16384);
+	assert_int_equal(r.t.rep_movsb_near, 0);
+	assert_int_equal(r.rep_near_from, FROM_MACHINE);
 	assert_int_equal(r.t.rep_movsb_min, (size_t)sysconf(_SC_PAGESIZE));
 	assert_int_equal(r.t.rep_movsb_aligned, r.t.rep_movsb_min);
 	assert_int_equal(r.t.rep_movsb_max, r.t.nt_threshold);
@@ -201,6 +206,20 @@ static void test_override(void **state)
 	copyperf_x86_tuning_compute(&zen4, &r);
 	assert_int_equal(r.t.rep_movsb_aligned, r.t.rep_movsb_min);
 	unsetenv("COPYPERF_REP_MOVSB_ALIGNED");
+	/* the string copy's distance rule: 0 to 4096, the whole span */
+	setenv("COPYPERF_REP_MOVSB_NEAR", "0", 1);
+	copyperf_x86_tuning_compute(&zen4, &r);
+	assert_int_equal(r.t.rep_movsb_near, 0);
+	assert_int_equal(r.rep_near_from, FROM_ENV);
+	setenv("COPYPERF_REP_MOVSB_NEAR", "4K", 1);
+	copyperf_x86_tuning_compute(&zen4, &r);
+	assert_int_equal(r.t.rep_movsb_near, 4096);
+	assert_int_equal(r.rep_near_from, FROM_ENV);
+	setenv("COPYPERF_REP_MOVSB_NEAR", "4097", 1); /* warned about on stderr, then ignored */
+	copyperf_x86_tuning_compute(&zen4, &r);
+	assert_int_equal(r.t.rep_movsb_near, 64);
+	assert_int_equal(r.rep_near_from, FROM_MACHINE);
+	unsetenv("COPYPERF_REP_MOVSB_NEAR");
 }
 
 /*
@@ -267,40 +286,6 @@ static void test_rep_movsb_aliased(void **state)
 }
 
 /*
- * The rule's distance per family, and the environment's: a line on Zen 4, on
- * Zen 3 and on Intel; none from AMD family 0x1a; 0 to 4096 from the
- * environment, anything else warned about and ignored.
- */
-static void test_rep_movsb_near(void **state)
-{
-	struct x86_features zen5 = cpu(0x1a, true);
-	struct x86_features zen3 = { .avx2 = true, .erms = true, .fsrm = true, .amd_family = 0x19,
-				     .amd_model = 0x01 };
-	struct x86_tuning_report r;
-
-	(void)state;
-	assert_int_equal(computed(0x19, true).t.rep_movsb_near, 64);
-	assert_int_equal(computed_for(&zen3).t.rep_movsb_near, 64);
-	assert_int_equal(computed(0, true).t.rep_movsb_near, 64);
-	r = computed(0x1a, true);
-	assert_int_equal(r.t.rep_movsb_near, 0);
-	assert_int_equal(r.rep_near_from, FROM_MACHINE);
-	setenv("COPYPERF_REP_MOVSB_NEAR", "64", 1);
-	copyperf_x86_tuning_compute(&zen5, &r);
-	assert_int_equal(r.t.rep_movsb_near, 64);
-	assert_int_equal(r.rep_near_from, FROM_ENV);
-	setenv("COPYPERF_REP_MOVSB_NEAR", "4K", 1); /* the whole span, the largest it takes */
-	copyperf_x86_tuning_compute(&zen5, &r);
-	assert_int_equal(r.t.rep_movsb_near, 4096);
-	assert_int_equal(r.rep_near_from, FROM_ENV);
-	setenv("COPYPERF_REP_MOVSB_NEAR", "4097", 1); /* warned about on stderr, then ignored */
-	copyperf_x86_tuning_compute(&zen5, &r);
-	assert_int_equal(r.t.rep_movsb_near, 0);
-	assert_int_equal(r.rep_near_from, FROM_MACHINE);
-	unsetenv("COPYPERF_REP_MOVSB_NEAR");
-}
-
-/*
  * The caches the tuning reads from CPUID on this machine's own processor are
  * the ones Linux's sysfs gives for the CPU the test runs on: the same sizes,
  * and the last level's share for each of the CPUs that share it.
@@ -347,7 +332,6 @@ int main(void)
 		cmocka_unit_test_setup(test_override, no_overrides),
 		cmocka_unit_test_setup(test_loop_only_below, no_overrides),
 		cmocka_unit_test_setup(test_rep_movsb_aliased, no_overrides),
-		cmocka_unit_test_setup(test_rep_movsb_near, no_overrides),
 		cmocka_unit_test_setup(test_caches_as_sysfs_says, no_overrides),
 	};
 
